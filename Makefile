@@ -1,0 +1,48 @@
+# Every target does its own setup: a fresh clone needs only python3 (and, for the container
+# targets, root with apt-get).
+PYTHON ?= python3
+VENV   := .venv
+BIN    := $(VENV)/bin
+PORT   ?= 8000
+
+.PHONY: help venv serve test lint typecheck check bench container-test load clean
+
+help:
+	@echo "make serve           run the service with gunicorn on \$$PORT (default 8000)"
+	@echo "make test            lint, type-check and run the whole test suite"
+	@echo "make bench           engine and HTTP benchmarks, printed as figures"
+	@echo "make load            one minute of saturating load, errors and worker memory"
+	@echo "make container-test  build the image with buildah and check it over HTTP"
+
+$(BIN)/activate: pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/pip install --quiet --upgrade pip
+	$(BIN)/pip install --quiet -e '.[dev]'
+	touch $(BIN)/activate
+
+venv: $(BIN)/activate
+
+serve: venv
+	PORT=$(PORT) $(BIN)/gunicorn --config gunicorn.conf.py 'service:create_app()'
+
+lint: venv
+	$(BIN)/ruff check service tests bench scripts
+	$(BIN)/ruff format --check service tests bench scripts
+
+typecheck: venv
+	$(BIN)/mypy
+
+test: lint typecheck
+	$(BIN)/pytest
+
+bench: venv
+	$(BIN)/python -m bench
+
+load: venv
+	$(BIN)/python -m bench.load
+
+container-test: venv
+	bash scripts/container-test.sh
+
+clean:
+	rm -rf $(VENV) build dist *.egg-info .pytest_cache .mypy_cache .ruff_cache .hypothesis
