@@ -1,0 +1,159 @@
+"""Every way the tiles form a winning hand (RULES.md §1, freedom of count in §2).
+
+Each suit is split on its own: a suit's readings depend only on its nine counts, so they are
+computed once per distinct count vector and cached, which turns the worst one-suit hands into
+a table look-up. Readings of the suits are then combined.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cache
+from itertools import product
+from typing import Literal
+
+from . import tiles as t
+from .hand import CHOW, PUNG, Meld
+
+Form = Literal["standard", "seven_pairs", "thirteen_terminals"]
+
+# One suit's reading: the pair's offset (-1 for none) and the sets as (is_chow, offset).
+_Reading = tuple[int, tuple[tuple[bool, int], ...]]
+
+
+@dataclass(frozen=True, slots=True)
+class Arrangement:
+    """One reading of the whole hand.
+
+    ``sets`` (standard form) holds the declared melds and the sets formed from the held tiles;
+    ``winning`` is the index of the set the winning tile completed, or None when it completed
+    the pair or the hand is irregular. ``pairs`` is the Seven Pairs reading.
+    """
+
+    form: Form
+    sets: tuple[Meld, ...] = ()
+    pair: int = -1
+    pairs: tuple[int, ...] = ()
+    winning: int | None = None
+
+
+def arrangements(
+    held: tuple[int, ...], melds: tuple[Meld, ...], winning_tile: int, on_discard: bool
+) -> list[Arrangement]:
+    """Every arrangement of ``held`` (the concealed tiles, winning tile included) with ``melds``.
+
+    On a discard win, each distinct set the winning tile may have completed is its own
+    arrangement: a pung it completes is not concealed (RULES.md §4.1). On a self-draw the
+    choice changes nothing, so the first one is taken.
+    """
+    counts = t.counts(held)
+    found = [
+        arrangement
+        for sets, pair in _standard(counts)
+        for arrangement in _completions(sets, pair, melds, winning_tile, on_discard)
+    ]
+    if not melds:
+        if all(c in (0, 2, 4) for c in counts):
+            pairs = tuple(tile for tile, c in enumerate(counts) for _ in range(c // 2))
+            found.append(Arrangement("seven_pairs", pairs=pairs))
+        if all(counts[tile] for tile in t.ORPHANS) and sum(counts[x] for x in t.ORPHANS) == 14:
+            found.append(Arrangement("thirteen_terminals"))
+    return found
+
+
+def is_winning(counts: list[int], melds: int) -> bool:
+    """Whether counts (14 - 3 * melds tiles) form any winning hand; cheap, for waits."""
+    if _standard(counts):
+        return True
+    if melds:
+        return False
+    if all(c in (0, 2, 4) for c in counts):
+        return True
+    return all(counts[tile] for tile in t.ORPHANS) and sum(counts[x] for x in t.ORPHANS) == 14
+
+
+def _standard(counts: list[int]) -> list[tuple[tuple[Meld, ...], int]]:
+    """Sets and pair for every standard reading of the held tiles."""
+    per_suit: list[tuple[_Reading, ...]] = []
+    for suit in range(4):
+        part = tuple(counts[suit * 9 : suit * 9 + 9])
+        readings = _suit_readings(part, suit < 3)
+        if not readings:
+            return []
+        per_suit.append(readings)
+    found = []
+    for combination in product(*per_suit):
+        pairs = [suit * 9 + pair for suit, (pair, _) in enumerate(combination) if pair >= 0]
+        if len(pairs) != 1:
+            continue
+        sets = tuple(
+            Meld(CHOW if is_chow else PUNG, suit * 9 + offset, True)
+            for suit, (_, suit_sets) in enumerate(combination)
+            for is_chow, offset in suit_sets
+        )
+        found.append((sets, pairs[0]))
+    return found
+
+
+@cache
+def _suit_readings(counts: tuple[int, ...], runs: bool, start: int = 0) -> tuple[_Reading, ...]:
+    """Every split of one suit's counts into pungs, chows (if ``runs``) and at most one pair.
+
+    The lowest tile left must start something; choosing at once how many chows, whether a
+    pung and whether the pair start there makes every reading come out exactly once.
+    """
+    while start < len(counts) and counts[start] == 0:
+        start += 1
+    if start == len(counts):
+        return ((-1, ()),)
+    here = counts[start]
+    readings: list[_Reading] = []
+    for pung in (0, 1):
+        for pair in (0, 1):
+            chows = here - 3 * pung - 2 * pair
+            if chows < 0 or (chows and not runs):
+                continue
+            rest = list(counts)
+            rest[start] = 0
+            if chows:
+                if start > 6 or rest[start + 1] < chows or rest[start + 2] < chows:
+                    continue
+                rest[start + 1] -= chows
+                rest[start + 2] -= chows
+            sets = ((False, start),) * pung + ((True, start),) * chows
+            for rest_pair, rest_sets in _suit_readings(tuple(rest), runs, start + 1):
+                if pair and rest_pair >= 0:
+                    continue
+                readings.append((start if pair else rest_pair, sets + rest_sets))
+    return tuple(readings)
+
+
+def _completions(
+    sets: tuple[Meld, ...],
+    pair: int,
+    melds: tuple[Meld, ...],
+    winning_tile: int,
+    on_discard: bool,
+) -> list[Arrangement]:
+    slots: list[int | None] = [None] if pair == winning_tile else []
+    seen = set()
+    for index, meld in enumerate(sets):
+        if winning_tile in meld.tiles and meld not in seen:
+            seen.add(meld)
+            slots.append(index)
+    if not on_discard:
+        slots = slots[:1]
+    found = []
+    for slot in slots:
+        formed = sets
+        if slot is not None and on_discard:
+            formed = (*sets[:slot], sets[slot]._replace(concealed=False), *sets[slot + 1 :])
+        found.append(
+            Arrangement(
+                "standard",
+                sets=melds + formed,
+                pair=pair,
+                winning=None if slot is None else len(melds) + slot,
+            )
+        )
+    return found

@@ -1,0 +1,228 @@
+"""The hand and the win: the domain's input, and the checks that make it a legal one."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal, NamedTuple
+
+from . import tiles as t
+from .errors import Problem
+
+SetKind = Literal["chow", "pung", "kong"]
+CHOW: SetKind = "chow"
+PUNG: SetKind = "pung"
+KONG: SetKind = "kong"
+
+
+class Meld(NamedTuple):
+    """A set: a chow (three in a row), a pung (three alike) or a kong (four alike).
+
+    ``tile`` is its lowest tile. ``concealed`` means all its tiles were drawn by the winner
+    (RULES.md §4.1): a set completed by the winning discard is not, a declared kong may be.
+    """
+
+    kind: SetKind
+    tile: int
+    concealed: bool
+    declared: bool = False
+
+    @property
+    def tiles(self) -> tuple[int, ...]:
+        if self.kind == CHOW:
+            return (self.tile, self.tile + 1, self.tile + 2)
+        return (self.tile,) * (4 if self.kind == KONG else 3)
+
+    @property
+    def is_triplet(self) -> bool:
+        """Pungs and kongs: the rules' "triplet/kong"."""
+        return self.kind != CHOW
+
+
+class MeldSpec(NamedTuple):
+    """A declared meld as the client gave it, before it is checked."""
+
+    kind: SetKind
+    tiles: tuple[int, ...]
+    concealed: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Hand:
+    """The tiles held (``tiles`` includes the winning tile) and the declared melds."""
+
+    tiles: tuple[int, ...]
+    melds: tuple[MeldSpec, ...] = ()
+    winning_tile: int = 0
+    flowers: tuple[int, ...] = ()
+    seasons: tuple[int, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Win:
+    """How the hand was won."""
+
+    by: Literal["self_draw", "discard"] = "self_draw"
+    seat: str = "E"
+    discarder: str | None = None
+    last_tile: bool = False
+    kong_replacement: bool = False
+    robbing_kong: bool = False
+    first_turn: bool = False
+    responsible: str | None = None
+    pay_as_self_draw: bool = False
+
+    @property
+    def self_drawn(self) -> bool:
+        return self.by == "self_draw"
+
+
+@dataclass(frozen=True, slots=True)
+class Rules:
+    """The rule version, payoff scheme and mods in force."""
+
+    version: str = "3.3"
+    payoff: str = "formal"
+    standard_value: int = 25
+    minimum: int = 0
+    bonus_tiles: bool = False
+
+
+def declared_melds(hand: Hand, size: int = 14) -> tuple[Meld, ...]:
+    """Check the declared melds, the tile count (``size``) and the copies of each tile."""
+    melds = tuple(_meld(spec, f"hand.melds[{i}]") for i, spec in enumerate(hand.melds))
+    held = len(hand.tiles) + 3 * len(melds)
+    if held != size:
+        raise Problem.at(
+            "invalid_hand",
+            "hand.tiles",
+            f"the hand has {len(hand.tiles)} tiles and {len(melds)} melds, which count as"
+            f" {held} tiles; it needs {size} (tiles{', including the winning tile,' if size == 14 else ''}"
+            " + 3 per meld; a kong counts 3)",
+        )
+    table = visible(hand.tiles, melds)
+    for kind, copies in enumerate(table):
+        if copies > 4:
+            raise Problem.at(
+                "invalid_hand",
+                "hand",
+                f"{copies} copies of {t.compact([kind])} across tiles and melds; there are only 4",
+            )
+    return melds
+
+
+def visible(held: tuple[int, ...], melds: tuple[Meld, ...]) -> list[int]:
+    """Counts of every tile in the hand, kongs with four."""
+    table = t.counts(held)
+    for meld in melds:
+        for tile in meld.tiles:
+            table[tile] += 1
+    return table
+
+
+def check_winning_tile(hand: Hand) -> None:
+    if hand.winning_tile not in hand.tiles:
+        raise Problem.at(
+            "invalid_hand",
+            "hand.winning_tile",
+            f"{t.compact([hand.winning_tile])} is not among hand.tiles; list the winning tile"
+            " there too",
+        )
+
+
+def _meld(spec: MeldSpec, path: str) -> Meld:
+    tiles = sorted(spec.tiles)
+    first = tiles[0] if tiles else 0
+    if spec.kind == CHOW:
+        suited = len(tiles) == 3 and not t.is_honour(first) and t.number(first) <= 7
+        if not suited or tiles != [first, first + 1, first + 2]:
+            raise Problem.at(
+                "invalid_hand",
+                f"{path}.tiles",
+                f"{t.compact(tiles) or 'nothing'} is not a chow: three consecutive numbers of"
+                " one suit, e.g. '345p'",
+            )
+    else:
+        size = 4 if spec.kind == KONG else 3
+        if len(tiles) != size or tiles.count(first) != size:
+            raise Problem.at(
+                "invalid_hand",
+                f"{path}.tiles",
+                f"{t.compact(tiles) or 'nothing'} is not a {spec.kind}: {size} identical tiles",
+            )
+    if spec.concealed and spec.kind != KONG:
+        raise Problem.at(
+            "invalid_hand",
+            f"{path}.concealed",
+            f"only a kong can be declared concealed; a declared {spec.kind} is exposed",
+        )
+    return Meld(spec.kind, first, spec.concealed, declared=True)
+
+
+def check_context(hand: Hand, melds: tuple[Meld, ...], win: Win, rules: Rules) -> None:
+    """Reject a win context that cannot happen (RULES.md §4 items 11-13, 15)."""
+    check_win(hand, melds, win, rules)
+    check_robbed_tile(hand, melds, win)
+
+
+def check_robbed_tile(hand: Hand, melds: tuple[Meld, ...], win: Win) -> None:
+    """The other three copies of a robbed tile are in the robber's pung (RULES.md §4.12)."""
+    if not win.robbing_kong:
+        return
+    held = visible(hand.tiles, melds)[hand.winning_tile]
+    if held > 1:
+        raise Problem.at(
+            "invalid_context",
+            "win.robbing_kong",
+            f"the other three {t.compact([hand.winning_tile])} are in the robbed pung, so"
+            " the winner cannot hold another copy",
+        )
+
+
+def check_win(hand: Hand, melds: tuple[Meld, ...], win: Win, rules: Rules) -> None:
+    """The checks of the win context that do not depend on the winning tile."""
+
+    def wrong(field: str, message: str) -> Problem:
+        return Problem.at("invalid_context", field, message)
+
+    if win.self_drawn:
+        if win.discarder is not None:
+            raise wrong("win.discarder", "a self-drawn win has no discarder; remove it")
+        if win.robbing_kong:
+            raise wrong("win.robbing_kong", "robbing a kong is a win on a discard, not a self-draw")
+        if win.responsible is not None:
+            raise wrong("win.responsible", "a self-drawn win has no responsible player")
+        if win.pay_as_self_draw:
+            raise wrong("win.pay_as_self_draw", "the win is a self-draw already")
+    else:
+        if win.discarder is None:
+            raise wrong("win.discarder", "a win on a discard needs the discarder's seat")
+        if win.discarder == win.seat:
+            raise wrong("win.discarder", "the winner cannot win on their own discard")
+        if win.kong_replacement:
+            raise wrong("win.kong_replacement", "a kong's replacement tile is drawn, not discarded")
+        if win.responsible == win.seat:
+            raise wrong("win.responsible", "the winner cannot be the responsible player")
+        if win.responsible is not None and win.pay_as_self_draw:
+            raise wrong("win.responsible", "a win paid as a self-draw has no responsible player")
+    if win.kong_replacement and not any(meld.kind == KONG for meld in melds):
+        raise wrong("win.kong_replacement", "a win on a kong's replacement tile needs a kong")
+    if win.robbing_kong and win.last_tile:
+        raise wrong("win.robbing_kong", "no kong can be added once the wall is exhausted")
+    if win.first_turn:
+        if melds:
+            raise wrong("win.first_turn", "a first-turn win is made with no melds")
+        if win.last_tile:
+            raise wrong("win.first_turn", "a first-turn win cannot be on the last tile")
+        if win.seat == "E" and not win.self_drawn:
+            raise wrong("win.first_turn", "East's first-turn win (Heaven) is a self-draw")
+        if win.seat != "E" and (win.self_drawn or win.discarder != "E"):
+            raise wrong(
+                "win.first_turn", "another seat's first-turn win (Earth) is on East's discard"
+            )
+    if not rules.bonus_tiles:
+        for field in ("flowers", "seasons"):
+            if getattr(hand, field):
+                raise wrong(
+                    f"hand.{field}",
+                    f"{field} count only with the bonus-tile mod: set rules.bonus_tiles to true",
+                )

@@ -1,0 +1,490 @@
+"""The Zung Jung pattern catalogue: data, plus one small predicate per pattern.
+
+A predicate looks at one arrangement of a won hand and returns ``None`` when the pattern is
+absent, or a ``Hit``: how many times it counts (1 but for the per-set and per-tile patterns)
+and why, in the hand's own tiles. Values per rule version live in the table, so adding a
+version or a variant is a table edit (RULES.md §3; descriptions from sources/002).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import NamedTuple
+
+from . import tiles as t
+from .decompose import Arrangement, Form
+from .hand import KONG, Hand, Meld, Rules, Win
+
+
+class Hit(NamedTuple):
+    count: int
+    reason: str
+
+
+@dataclass(slots=True)
+class Situation:
+    """What is true of the won hand whatever its arrangement; built once per hand."""
+
+    hand: Hand
+    melds: tuple[Meld, ...]
+    win: Win
+    rules: Rules
+    counts: list[int]  # every tile of the hand, kongs with four
+    seat_wind: int = field(init=False)
+    kinds: list[int] = field(init=False)
+    suits: set[int] = field(init=False)
+    honours: bool = field(init=False)
+    concealed: bool = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.seat_wind = t.seat_wind(self.win.seat)
+        self.kinds = [tile for tile, c in enumerate(self.counts) if c]
+        self.suits = {t.suit(tile) for tile in self.kinds if not t.is_honour(tile)}
+        self.honours = self.kinds[-1] >= t.EAST
+        self.concealed = all(meld.concealed for meld in self.melds)
+
+
+Predicate = Callable[[Arrangement, Situation], Hit | None]
+
+STANDARD: frozenset[Form] = frozenset({"standard"})
+ANY_FORM: frozenset[Form] = frozenset({"standard", "seven_pairs", "thirteen_terminals"})
+
+
+@dataclass(frozen=True, slots=True)
+class Pattern:
+    """One entry of the catalogue.
+
+    ``values`` maps each rule version to the pattern's value (per set or per tile where
+    ``per`` says so). ``forms`` are the hand forms it can apply to, per version where they
+    differ. ``stacks``: counted alongside the other patterns of its series (bonus tiles).
+    """
+
+    id: str
+    name: str
+    chinese: str
+    category: str
+    values: Mapping[str, int]
+    description: str
+    predicate: Predicate
+    forms: Mapping[str, frozenset[Form]] | frozenset[Form] = STANDARD
+    per: str | None = None
+    stacks: bool = False
+
+    @property
+    def series(self) -> str:
+        """The first two numbers of the id: one pattern per series is counted."""
+        return ".".join(self.id.split(".")[:2])
+
+    @property
+    def key(self) -> tuple[int, ...]:
+        """The id as numbers, for ordering ("10.1" after "9.4.2")."""
+        return tuple(int(part) for part in self.id.split("."))
+
+    def applies_to(self, form: Form, version: str) -> bool:
+        forms = self.forms if isinstance(self.forms, frozenset) else self.forms[version]
+        return form in forms
+
+
+def _sets(arrangement: Arrangement) -> str:
+    return " ".join(t.compact(meld.tiles) for meld in arrangement.sets)
+
+
+def _pair(arrangement: Arrangement) -> str:
+    return t.compact((arrangement.pair, arrangement.pair))
+
+
+def _triplets(arrangement: Arrangement) -> list[Meld]:
+    return [meld for meld in arrangement.sets if meld.is_triplet]
+
+
+def _chow_tiles(arrangement: Arrangement) -> list[int]:
+    return [meld.tile for meld in arrangement.sets if not meld.is_triplet]
+
+
+def _all_tiles(hand: Situation, allowed: tuple[int, ...]) -> bool:
+    return all(tile in allowed for tile in hand.kinds)
+
+
+# 1 Trivial patterns
+
+
+def all_sequences(arrangement: Arrangement, hand: Situation) -> Hit | None:
+    """平和 All Sequences: four chows; nothing asked of the pair, the wait or concealment."""
+    if any(meld.is_triplet for meld in arrangement.sets):
+        return None
+    return Hit(1, f"four chows: {_sets(arrangement)}")
+
+
+def concealed_hand(arrangement: Arrangement, hand: Situation) -> Hit | None:
+    """門前清 Concealed Hand: no exposed meld; concealed kongs and a winning discard are fine."""
+    return Hit(1, "no exposed meld") if hand.concealed else None
+
+
+_MIDDLE = tuple(tile for tile in range(t.EAST) if 2 <= t.number(tile) <= 8)
+
+
+def no_terminals(arrangement: Arrangement, hand: Situation) -> Hit | None:
+    """斷么九 No Terminals: only number tiles 2 to 8."""
+    return Hit(1, "only 2-8 number tiles") if _all_tiles(hand, _MIDDLE) else None
+
+
+# 2 One-suit patterns
+
+
+def mixed_one_suit(arrangement: Arrangement, hand: Situation) -> Hit | None:
+    """混一色 Mixed One-Suit: number tiles of one suit, plus honours."""
+    if len(hand.suits) != 1 or not hand.honours:
+        return None
+    return Hit(1, f"{t.SUIT_NAMES[min(hand.suits)]} with honours")
+
+
+def pure_one_suit(arrangement: Arrangement, hand: Situation) -> Hit | None:
+    """清一色 Pure One-Suit: number tiles of one suit only."""
+    if len(hand.suits) != 1 or hand.honours:
+        return None
+    return Hit(1, f"all {t.SUIT_NAMES[min(hand.suits)]}")
+
+
+_GATES = [3, 1, 1, 1, 1, 1, 1, 1, 3]
+
+
+def nine_gates(arrangement: Arrangement, hand: Situation) -> Hit | None:
+    """九蓮寶燈 Nine Gates: 1112345678999 of one suit held, won on any tile of that suit.
+
+    The 13 tiles before the winning one must be the gates themselves (RULES.md §4.3).
+    """
+    if hand.melds or hand.honours or len(hand.suits) != 1:
+        return None
+    base = min(hand.suits) * 9
+    before = hand.counts[base : base + 9]
+    before[hand.hand.winning_tile - base] -= 1
+    if before != _GATES:
+        return None
+    gates = t.compact(base + i for i, c in enumerate(_GATES) for _ in range(c))
+    return Hit(1, f"{gates} won on {t.compact([hand.hand.winning_tile])}")
+
+
+# 3 Honour tiles
+
+
+def _honour_triplets(arrangement: Arrangement, honours: tuple[int, ...]) -> list[Meld]:
+    return [meld for meld in arrangement.sets if meld.tile in honours and meld.is_triplet]
+
+
+def _named(melds: list[Meld]) -> str:
+    return ", ".join(t.name(meld.tile) for meld in melds)
+
+
+def value_honor(arrangement: Arrangement, hand: Situation) -> Hit | None:
+    """番牌 Value Honor: 10 for each pung or kong of a dragon or of the seat wind.
+
+    Zung Jung has no prevailing wind, and a pair never scores.
+    """
+    scoring = (*t.DRAGONS, hand.seat_wind)
+    melds = _honour_triplets(arrangement, scoring)
+    if not melds:
+        return None
+    return Hit(len(melds), ", ".join(f"{meld.kind} of {t.name(meld.tile)}" for meld in melds))
+
+
+def _small_three(honours: tuple[int, ...], size: int) -> Predicate:
+    def predicate(arrangement: Arrangement, hand: Situation) -> Hit | None:
+        melds = _honour_triplets(arrangement, honours)
+        if len(melds) != size - 1 or arrangement.pair not in honours:
+            return None
+        return Hit(1, f"{_named(melds)} triplets, pair of {t.name(arrangement.pair)}")
+
+    return predicate
+
+
+def _big_three(honours: tuple[int, ...], size: int) -> Predicate:
+    def predicate(arrangement: Arrangement, hand: Situation) -> Hit | None:
+        melds = _honour_triplets(arrangement, honours)
+        return Hit(1, f"{_named(melds)} triplets") if len(melds) >= size else None
+
+    return predicate
+
+
+def all_honors(arrangement: Arrangement, hand: Situation) -> Hit | None:
+    """字一色 All Honors: honour tiles only."""
+    return Hit(1, "honour tiles only") if hand.kinds[0] >= t.EAST else None
+
+
+# 4 Triplets and kong
+
+
+def all_triplets(arrangement: Arrangement, hand: Situation) -> Hit | None:
+    """對對和 All Triplets: four pungs or kongs."""
+    if not all(meld.is_triplet for meld in arrangement.sets):
+        return None
+    return Hit(1, f"four triplets: {_sets(arrangement)}")
+
+
+def _concealed_triplets(size: int) -> Predicate:
+    def predicate(arrangement: Arrangement, hand: Situation) -> Hit | None:
+        melds = [meld for meld in _triplets(arrangement) if meld.concealed]
+        if len(melds) < size:
+            return None
+        return Hit(1, "concealed " + " ".join(t.compact(meld.tiles) for meld in melds))
+
+    return predicate
+
+
+def _kongs(size: int) -> Predicate:
+    def predicate(arrangement: Arrangement, hand: Situation) -> Hit | None:
+        kongs = [meld for meld in hand.melds if meld.kind == KONG]
+        if len(kongs) != size:
+            return None
+        return Hit(1, " ".join(t.compact(meld.tiles) for meld in kongs))
+
+    return predicate
+
+
+# 5 Identical sets
+
+
+def _identical(size: int, groups: int = 1) -> Predicate:
+    def predicate(arrangement: Arrangement, hand: Situation) -> Hit | None:
+        doubled = [tile for tile, n in Counter(_chow_tiles(arrangement)).items() if n >= size]
+        if len(doubled) < groups:
+            return None
+        return Hit(1, " ".join(f"{size} x {t.compact((x, x + 1, x + 2))}" for x in doubled))
+
+    return predicate
+
+
+# 6 Similar sets
+
+
+def three_similar_sequences(arrangement: Arrangement, hand: Situation) -> Hit | None:
+    """三色同順 Three Similar Sequences: the same chow in all three suits."""
+    chows = set(_chow_tiles(arrangement))
+    for tile in chows:
+        if tile < 9 and tile + 9 in chows and tile + 18 in chows:
+            return Hit(
+                1, " ".join(t.compact((x, x + 1, x + 2)) for x in (tile, tile + 9, tile + 18))
+            )
+    return None
+
+
+def _similar_triplets(arrangement: Arrangement) -> dict[int, set[int]]:
+    by_number: dict[int, set[int]] = {}
+    for meld in _triplets(arrangement):
+        if not t.is_honour(meld.tile):
+            by_number.setdefault(t.number(meld.tile), set()).add(t.suit(meld.tile))
+    return by_number
+
+
+def small_three_similar_triplets(arrangement: Arrangement, hand: Situation) -> Hit | None:
+    """三色小同刻 Small Three Similar Triplets: two suits' triplets, the pair in the third."""
+    pair = arrangement.pair
+    if t.is_honour(pair):
+        return None
+    suits = _similar_triplets(arrangement).get(t.number(pair), set())
+    if len(suits) != 2 or t.suit(pair) in suits:
+        return None
+    return Hit(1, f"triplets of {t.number(pair)} in two suits, pair {_pair(arrangement)}")
+
+
+def three_similar_triplets(arrangement: Arrangement, hand: Situation) -> Hit | None:
+    """三色同刻 Three Similar Triplets: triplets of one number in all three suits."""
+    for number, suits in _similar_triplets(arrangement).items():
+        if len(suits) == 3:
+            return Hit(1, f"triplets of {number} in all three suits")
+    return None
+
+
+# 7 Consecutive sets
+
+
+def nine_tile_straight(arrangement: Arrangement, hand: Situation) -> Hit | None:
+    """一氣通貫 Nine-Tile Straight: the chows 123, 456 and 789 of one suit (exposed or not)."""
+    chows = set(_chow_tiles(arrangement))
+    for base in (0, 9, 18):
+        if {base, base + 3, base + 6} <= chows:
+            return Hit(1, t.compact(range(base, base + 9)))
+    return None
+
+
+def _consecutive_triplets(size: int) -> Predicate:
+    def predicate(arrangement: Arrangement, hand: Situation) -> Hit | None:
+        tiles = {meld.tile for meld in _triplets(arrangement) if not t.is_honour(meld.tile)}
+        for tile in sorted(tiles):
+            run = [tile + step for step in range(size)]
+            if all(x in tiles and t.suit(x) == t.suit(tile) for x in run):
+                return Hit(1, " ".join(t.compact((x,) * 3) for x in run))
+        return None
+
+    return predicate
+
+
+# 8 Terminals
+
+
+def _lesser_terminals(allowed: tuple[int, ...]) -> Predicate:
+    def predicate(arrangement: Arrangement, hand: Situation) -> Hit | None:
+        if arrangement.pair not in allowed:
+            return None
+        for meld in arrangement.sets:
+            if not any(tile in allowed for tile in meld.tiles):
+                return None
+        return Hit(1, f"every set and the pair hold one: {_sets(arrangement)} {_pair(arrangement)}")
+
+    return predicate
+
+
+def mixed_greater_terminals(arrangement: Arrangement, hand: Situation) -> Hit | None:
+    """混么九 Mixed Greater Terminals: All Triplets or Seven Pairs of terminals and honours.
+
+    Never a Thirteen Terminals hand (RULES.md §4.7): the table's forms leave it out. In the
+    standard form, tiles that are all terminals and honours can only make triplets.
+    """
+    return Hit(1, "terminals and honours only") if _all_tiles(hand, t.ORPHANS) else None
+
+
+def pure_greater_terminals(arrangement: Arrangement, hand: Situation) -> Hit | None:
+    """清么九 Pure Greater Terminals: terminal number tiles (1 and 9) only."""
+    return Hit(1, "1s and 9s only") if _all_tiles(hand, t.TERMINALS) else None
+
+
+# 9 Incidental bonuses
+
+
+def _flag(test: Callable[[Win], bool], reason: str) -> Predicate:
+    def predicate(arrangement: Arrangement, hand: Situation) -> Hit | None:
+        return Hit(1, reason) if test(hand.win) else None
+
+    return predicate
+
+
+# 10 Irregular hands
+
+
+def _form(reason: str) -> Predicate:
+    def predicate(arrangement: Arrangement, hand: Situation) -> Hit | None:
+        return Hit(1, reason)
+
+    return predicate
+
+
+# 11 Bonus tiles (mod)
+
+
+def _proper(proper: bool) -> Predicate:
+    def predicate(arrangement: Arrangement, hand: Situation) -> Hit | None:
+        seat = t.SEATS.index(hand.win.seat) + 1
+        found = [
+            f"{kind} {n}"
+            for kind, numbers in (("flower", hand.hand.flowers), ("season", hand.hand.seasons))
+            for n in numbers
+            if (n == seat) == proper
+        ]
+        return Hit(len(found), ", ".join(found)) if found else None
+
+    return predicate
+
+
+def _complete(kind: str) -> Predicate:
+    def predicate(arrangement: Arrangement, hand: Situation) -> Hit | None:
+        numbers = hand.hand.flowers if kind == "flowers" else hand.hand.seasons
+        return Hit(1, f"all four {kind}") if len(set(numbers)) == 4 else None
+
+    return predicate
+
+
+def _same(value: int) -> dict[str, int]:
+    return {"3.3": value, "2.51": value}
+
+
+def _values(v33: int, v251: int) -> dict[str, int]:
+    return {"3.3": v33, "2.51": v251}
+
+
+WINDS = t.WINDS
+DRAGONS = t.DRAGONS
+NOT_THIRTEEN: frozenset[Form] = frozenset({"standard", "seven_pairs"})
+
+CATEGORIES = {
+    "1": "Trivial Patterns",
+    "2": "One-Suit Patterns",
+    "3": "Honor Tiles",
+    "4": "Triplets and Kong",
+    "5": "Identical Sets",
+    "6": "Similar Sets",
+    "7": "Consecutive Sets",
+    "8": "Terminals",
+    "9": "Incidental Bonuses",
+    "10": "Irregular Hands",
+    "11": "Bonus Tiles",
+}
+
+
+def _p(
+    id: str,
+    name: str,
+    chinese: str,
+    values: dict[str, int],
+    description: str,
+    predicate: Predicate,
+    **options: object,
+) -> Pattern:
+    return Pattern(
+        id, name, chinese, CATEGORIES[id.split(".")[0]], values, description, predicate, **options
+    )  # type: ignore[arg-type]
+
+
+CATALOGUE: tuple[Pattern, ...] = (
+    _p("1.1", "All Sequences", "平和", _same(5), "Four chows and a pair; no condition on the pair, the wait or concealment.", all_sequences),
+    _p("1.2", "Concealed Hand", "門前清", _same(5), "A regular hand with no exposed meld; winning on a discard and concealed kongs are fine. In v2.51 Seven Pairs is always concealed too.", concealed_hand, forms={"3.3": STANDARD, "2.51": NOT_THIRTEEN}),
+    _p("1.3", "No Terminals", "斷么九", _same(5), "Only number tiles 2 to 8: no terminals, no honours.", no_terminals, forms=ANY_FORM),
+    _p("2.1.1", "Mixed One-Suit", "混一色", _same(40), "Number tiles of one suit, plus honour tiles.", mixed_one_suit, forms=ANY_FORM),
+    _p("2.1.2", "Pure One-Suit", "清一色", _values(80, 100), "Number tiles of one suit only.", pure_one_suit, forms=ANY_FORM),
+    _p("2.2", "Nine Gates", "九蓮寶燈", _same(480), "1112345678999 of one suit held (the nine-sided wait), won on any tile of that suit.", nine_gates),
+    _p("3.1", "Value Honor", "番牌", _same(10), "Each pung or kong of a dragon or of the seat wind; there is no prevailing wind.", value_honor, per="set"),
+    _p("3.2.1", "Small Three Dragons", "小三元", _same(40), "Two dragon pungs or kongs and a pair of the third dragon.", _small_three(DRAGONS, 3)),
+    _p("3.2.2", "Big Three Dragons", "大三元", _same(130), "Pungs or kongs of all three dragons.", _big_three(DRAGONS, 3)),
+    _p("3.3.1", "Small Three Winds", "小三風", _values(30, 25), "Two wind pungs or kongs and a pair of a third wind.", _small_three(WINDS, 3)),
+    _p("3.3.2", "Big Three Winds", "大三風", _same(120), "Pungs or kongs of three winds.", _big_three(WINDS, 3)),
+    _p("3.3.3", "Small Four Winds", "小四喜", _same(320), "Three wind pungs or kongs and a pair of the fourth wind.", _small_three(WINDS, 4)),
+    _p("3.3.4", "Big Four Winds", "大四喜", _same(400), "Pungs or kongs of all four winds.", _big_three(WINDS, 4)),
+    _p("3.4", "All Honors", "字一色", _same(320), "Honour tiles only.", all_honors, forms=ANY_FORM),
+    _p("4.1", "All Triplets", "對對和", _values(30, 40), "Four pungs or kongs.", all_triplets),
+    _p("4.2.1", "Two Concealed Triplets", "二暗刻", _same(5), "Two concealed pungs or kongs: every tile drawn by the winner, none the winning discard.", _concealed_triplets(2)),
+    _p("4.2.2", "Three Concealed Triplets", "三暗刻", _values(30, 25), "Three concealed pungs or kongs.", _concealed_triplets(3)),
+    _p("4.2.3", "Four Concealed Triplets", "四暗刻", _values(125, 115), "Four concealed pungs or kongs.", _concealed_triplets(4)),
+    _p("4.3.1", "One Kong", "一槓", _same(5), "One kong, exposed or concealed.", _kongs(1)),
+    _p("4.3.2", "Two Kong", "二槓", _same(20), "Two kongs.", _kongs(2)),
+    _p("4.3.3", "Three Kong", "三槓", _same(120), "Three kongs.", _kongs(3)),
+    _p("4.3.4", "Four Kong", "四槓", _same(480), "Four kongs.", _kongs(4)),
+    _p("5.1.1", "Two Identical Sequences", "一般高", _same(10), "Two identical chows (same suit, same numbers).", _identical(2)),
+    _p("5.1.2", "Two Identical Sequences Twice", "兩般高", _values(60, 55), "Two different pairs of identical chows.", _identical(2, groups=2)),
+    _p("5.1.3", "Three Identical Sequences", "一色三同順", _same(120), "Three identical chows.", _identical(3)),
+    _p("5.1.4", "Four Identical Sequences", "一色四同順", _same(480), "Four identical chows.", _identical(4)),
+    _p("6.1", "Three Similar Sequences", "三色同順", _same(35), "The same chow in all three suits.", three_similar_sequences),
+    _p("6.2.1", "Small Three Similar Triplets", "三色小同刻", _values(30, 25), "Pungs or kongs of one number in two suits, the pair of that number in the third.", small_three_similar_triplets),
+    _p("6.2.2", "Three Similar Triplets", "三色同刻", _same(120), "Pungs or kongs of one number in all three suits.", three_similar_triplets),
+    _p("7.1", "Nine-Tile Straight", "一氣通貫", _same(40), "The chows 123, 456 and 789 of one suit.", nine_tile_straight),
+    _p("7.2.1", "Three Consecutive Triplets", "三連刻", _same(100), "Pungs or kongs of three consecutive numbers of one suit.", _consecutive_triplets(3)),
+    _p("7.2.2", "Four Consecutive Triplets", "四連刻", _same(200), "Pungs or kongs of four consecutive numbers of one suit.", _consecutive_triplets(4)),
+    _p("8.1.1", "Mixed Lesser Terminals", "混全帶么", _same(40), "Every set and the pair hold a terminal or an honour.", _lesser_terminals(t.ORPHANS)),
+    _p("8.1.2", "Pure Lesser Terminals", "純全帶么", _same(50), "Every set and the pair hold a terminal (1 or 9).", _lesser_terminals(t.TERMINALS)),
+    _p("8.1.3", "Mixed Greater Terminals", "混么九", _same(100), "An All Triplets or Seven Pairs hand of terminals and honours only; never Thirteen Terminals.", mixed_greater_terminals, forms=NOT_THIRTEEN),
+    _p("8.1.4", "Pure Greater Terminals", "清么九", _same(400), "Terminal number tiles (1 and 9) only.", pure_greater_terminals, forms=NOT_THIRTEEN),
+    _p("9.1.1", "Final Draw", "海底撈月", _same(10), "A self-drawn win on the last tile of the wall.", _flag(lambda w: w.last_tile and w.self_drawn, "self-drawn last tile"), forms=ANY_FORM),
+    _p("9.1.2", "Final Discard", "河底撈魚", _same(10), "A win on the last discard of the hand.", _flag(lambda w: w.last_tile and not w.self_drawn, "last discard"), forms=ANY_FORM),
+    _p("9.2", "Win on Kong", "嶺上開花", _values(10, 15), "A self-drawn win on a kong's replacement tile.", _flag(lambda w: w.kong_replacement, "kong replacement tile"), forms=ANY_FORM),
+    _p("9.3", "Robbing a Kong", "搶槓", _values(10, 15), "A win on the tile another player adds to a pung to make a kong.", _flag(lambda w: w.robbing_kong, "robbed kong"), forms=ANY_FORM),
+    _p("9.4.1", "Blessing of Heaven", "天和", _values(155, 320), "East wins on the dealt 14 tiles.", _flag(lambda w: w.first_turn and w.seat == "E", "East's dealt hand"), forms=ANY_FORM),
+    _p("9.4.2", "Blessing of Earth", "地和", _values(155, 320), "Another player wins on East's first discard with the dealt 13 tiles.", _flag(lambda w: w.first_turn and w.seat != "E", "East's first discard"), forms=ANY_FORM),
+    _p("10.1", "Thirteen Terminals", "十三么九", _values(160, 320), "One of each terminal and honour, plus a pair of one of them.", _form("one of each terminal and honour"), forms=frozenset({"thirteen_terminals"})),
+    _p("10.2", "Seven Pairs", "七對子", _values(30, 25), "Seven pairs; four alike not declared as a kong are two pairs.", _form("seven pairs"), forms=frozenset({"seven_pairs"})),
+    _p("11.1.1", "Improper Flower/Season", "偏花", _same(2), "Bonus-tile mod: each flower or season not proper to the winner's seat.", _proper(False), forms=ANY_FORM, per="tile", stacks=True),
+    _p("11.1.2", "Proper Flower/Season", "正花", _same(4), "Bonus-tile mod: each flower or season proper to the winner's seat (1 East ... 4 North).", _proper(True), forms=ANY_FORM, per="tile", stacks=True),
+    _p("11.2.1", "Four Flowers", "齊四花", _same(10), "Bonus-tile mod: all four flowers.", _complete("flowers"), forms=ANY_FORM, stacks=True),
+    _p("11.2.2", "Four Seasons", "齊四季", _same(10), "Bonus-tile mod: all four seasons.", _complete("seasons"), forms=ANY_FORM, stacks=True),
+)  # fmt: skip
+
+VERSIONS = ("3.3", "2.51")
+BY_ID = {pattern.id: pattern for pattern in CATALOGUE}

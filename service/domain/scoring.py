@@ -1,0 +1,151 @@
+"""Scoring a won hand: every arrangement, every pattern, the best count and the limit."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+from . import tiles as t
+from .decompose import Arrangement, arrangements
+from .errors import Problem
+from .hand import Hand, Meld, Rules, Win, check_context, check_winning_tile, declared_melds
+from .patterns import CATALOGUE, VERSIONS, Pattern, Situation
+
+LIMIT = 320
+Limit = Literal["none", "capped", "single_pattern"]
+
+
+@dataclass(frozen=True, slots=True)
+class Counted:
+    """A pattern held by the hand: its value in the version in force, times ``count``."""
+
+    pattern: Pattern
+    value: int
+    count: int
+    reason: str
+
+    @property
+    def points(self) -> int:
+        return self.value * self.count
+
+
+CHICKEN = Pattern(
+    "0", "Chicken Hand", "雞糊", "Chicken Hand", {v: 1 for v in VERSIONS},
+    "A winning hand with no pattern scores 1 point.", lambda arrangement, hand: None,
+)  # fmt: skip
+
+
+@dataclass(frozen=True, slots=True)
+class Score:
+    """The best reading of a won hand and what it is worth."""
+
+    arrangement: Arrangement
+    situation: Situation
+    patterns: tuple[Counted, ...]
+    not_counted: tuple[Counted, ...]
+    points: int
+    limit: Limit
+    score: int
+
+
+def _series_plan(version: str) -> tuple[tuple[Pattern, ...], ...]:
+    """The catalogue as series, each tried from its most valuable pattern down."""
+    series: dict[str, list[Pattern]] = {}
+    for pattern in CATALOGUE:
+        series.setdefault(pattern.series, []).append(pattern)
+    return tuple(
+        tuple(sorted(members, key=lambda p: -p.values[version])) for members in series.values()
+    )
+
+
+_PLANS = {version: _series_plan(version) for version in VERSIONS}
+
+
+def held_patterns(arrangement: Arrangement, hand: Situation) -> list[Counted]:
+    """The patterns this arrangement holds, one per series (but stacking bonus tiles)."""
+    version = hand.rules.version
+    found = []
+    for series in _PLANS[version]:
+        for pattern in series:
+            if not pattern.applies_to(arrangement.form, version):
+                continue
+            if pattern.category == "Bonus Tiles" and not hand.rules.bonus_tiles:
+                continue
+            hit = pattern.predicate(arrangement, hand)
+            if hit is not None:
+                found.append(Counted(pattern, pattern.values[version], hit.count, hit.reason))
+                if not pattern.stacks:
+                    break
+    found.sort(key=lambda counted: counted.pattern.key)
+    return found
+
+
+def apply_limit(held: list[Counted]) -> tuple[tuple[Counted, ...], tuple[Counted, ...], Limit]:
+    """Counted and not-counted patterns and the limit that applies (RULES.md §2).
+
+    A pattern listed at 320 or more is scored alone: the highest, ties to the lowest id.
+    """
+    limit_patterns = [counted for counted in held if counted.value >= LIMIT]
+    if limit_patterns:
+        best = max(limit_patterns, key=lambda c: (c.value, [-n for n in c.pattern.key]))
+        return (best,), tuple(c for c in held if c is not best), "single_pattern"
+    if not held:
+        return (Counted(CHICKEN, 1, 1, "no pattern"),), (), "none"
+    if sum(counted.points for counted in held) > LIMIT:
+        return tuple(held), (), "capped"
+    return tuple(held), (), "none"
+
+
+def score_arrangement(arrangement: Arrangement, hand: Situation) -> Score:
+    counted, not_counted, limit = apply_limit(held_patterns(arrangement, hand))
+    points = sum(c.points for c in counted)
+    return Score(
+        arrangement, hand, counted, not_counted, points, limit, min(points, LIMIT)
+        if limit == "capped" else points,
+    )  # fmt: skip
+
+
+def score(hand: Hand, win: Win, rules: Rules) -> Score:
+    """The highest-scoring reading of a won hand; raises Problem for an illegal one."""
+    melds = declared_melds(hand)
+    check_winning_tile(hand)
+    check_context(hand, melds, win, rules)
+    return best_score(hand, melds, win, rules)
+
+
+def best_score(hand: Hand, melds: tuple[Meld, ...], win: Win, rules: Rules) -> Score:
+    """Freedom of count: every arrangement is scored and the best kept, never mixed."""
+    readings = arrangements(hand.tiles, melds, hand.winning_tile, on_discard=not win.self_drawn)
+    if not readings:
+        raise Problem.at(
+            "not_a_winning_hand",
+            "hand.tiles",
+            f"{t.compact(hand.tiles)} with {len(melds)} melds forms no winning hand: four sets"
+            " and a pair, Seven Pairs or Thirteen Terminals",
+        )
+    every_tile = list(hand.tiles)
+    for meld in melds:
+        every_tile.extend(meld.tiles)
+    situation = Situation(hand, melds, win, rules, t.counts(every_tile))
+    best: Score | None = None
+    for arrangement in readings:
+        candidate = score_arrangement(arrangement, situation)
+        if best is None or (candidate.score, candidate.points) > (best.score, best.points):
+            best = candidate
+    assert best is not None
+    if best.score < rules.minimum:
+        raise BelowMinimum(best)
+    return best
+
+
+class BelowMinimum(Problem):
+    """A won hand worth less than the minimum mod allows (RULES.md §4.16)."""
+
+    def __init__(self, best: Score) -> None:
+        minimum = best.situation.rules.minimum
+        super().__init__(
+            "below_minimum",
+            f"the hand scores {best.score}, below the minimum of {minimum} (rules.minimum)",
+            [{"path": "rules.minimum", "message": f"the hand scores {best.score} < {minimum}"}],
+        )
+        self.score = best

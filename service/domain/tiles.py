@@ -1,0 +1,142 @@
+"""Tiles: the 34 kinds, the compact "mpsz" notation and Unicode glyphs.
+
+A tile kind is an ``int`` from 0 to 33: 0-8 characters (1m-9m), 9-17 circles (1p-9p),
+18-26 bamboo (1s-9s), 27-33 honours (East, South, West, North, White, Green, Red).
+Plain ints keep the hot scoring path cheap: counts are lists indexed by kind.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+
+SUITS = "mpsz"
+KINDS = 34
+EAST, SOUTH, WEST, NORTH, WHITE, GREEN, RED = range(27, 34)
+WINDS = (EAST, SOUTH, WEST, NORTH)
+DRAGONS = (WHITE, GREEN, RED)
+SEATS = "ESWN"
+TERMINALS = (0, 8, 9, 17, 18, 26)
+ORPHANS = (*TERMINALS, *WINDS, *DRAGONS)
+
+HONOUR_NAMES = ("East", "South", "West", "North", "White", "Green", "Red")
+SUIT_NAMES = ("Characters", "Circles", "Bamboo")
+
+# The U+1F000 block runs winds, then Red, Green, White, then characters, bamboo, circles:
+# neither its suit order nor its dragon order is mpsz's.
+_GLYPH_OFFSET = (
+    *range(0x07, 0x10),  # 1m-9m
+    *range(0x19, 0x22),  # 1p-9p
+    *range(0x10, 0x19),  # 1s-9s
+    0x00, 0x01, 0x02, 0x03,  # East South West North
+    0x06, 0x05, 0x04,  # White Green Red
+)  # fmt: skip
+GLYPHS = tuple(chr(0x1F000 + offset) for offset in _GLYPH_OFFSET)
+
+_GROUP = re.compile(r"([0-9]+)([mpsz])")
+_SINGLE = re.compile(r"[1-9][mps]|[1-7]z")
+
+
+class TileError(ValueError):
+    """Malformed tile notation; the message says what is wrong and how to write it."""
+
+
+def suit(tile: int) -> int:
+    """0 characters, 1 circles, 2 bamboo, 3 honours."""
+    return tile // 9
+
+
+def number(tile: int) -> int:
+    """The face number: 1-9 for suited tiles, 1-7 for honours (as in mpsz)."""
+    return tile % 9 + 1
+
+
+def is_honour(tile: int) -> bool:
+    return tile >= EAST
+
+
+def seat_wind(seat: str) -> int:
+    return EAST + SEATS.index(seat)
+
+
+def name(tile: int) -> str:
+    """A readable name: ``3m``'s is "3 Characters", ``7z``'s "Red"."""
+    if is_honour(tile):
+        return HONOUR_NAMES[tile - EAST]
+    return f"{number(tile)} {SUIT_NAMES[suit(tile)]}"
+
+
+def parse(notation: str | Sequence[str]) -> list[int]:
+    """Tiles from compact notation ("123m 55z") or a list of single tiles (["1m", "5z"])."""
+    if isinstance(notation, str):
+        return _parse_compact(notation)
+    tiles = []
+    for index, item in enumerate(notation):
+        if not isinstance(item, str) or not _SINGLE.fullmatch(item):
+            raise TileError(
+                f"item {index} ({item!r}) is not a single tile: write a digit then a suit letter,"
+                " 1-9 with m, p or s, 1-7 with z"
+            )
+        tiles.append(_kind(int(item[0]), item[1]))
+    return tiles
+
+
+def _parse_compact(text: str) -> list[int]:
+    tiles: list[int] = []
+    position = 0
+    for group in text.split(" "):
+        if not group:
+            position += 1
+            continue
+        end = 0
+        for match in _GROUP.finditer(group):
+            if match.start() != end:
+                break
+            digits, letter = match.groups()
+            for offset, digit in enumerate(digits):
+                face = int(digit)
+                if face == 0 or (letter == "z" and face > 7):
+                    where = position + match.start() + offset
+                    allowed = "z takes 1-7" if letter == "z" else f"{letter} takes 1-9"
+                    raise TileError(
+                        f"'{digit}{letter}' at character {where} is not a tile: {allowed}"
+                    )
+                tiles.append(_kind(face, letter))
+            end = match.end()
+        if end != len(group):
+            raise TileError(
+                f"cannot read {group[end:]!r} at character {position + end}: tiles are written"
+                " as digits followed by a suit letter m, p, s or z, e.g. '123m456p1155z'"
+            )
+        position += len(group) + 1
+    return tiles
+
+
+def _kind(face: int, letter: str) -> int:
+    return SUITS.index(letter) * 9 + face - 1
+
+
+def compact(tiles: Iterable[int]) -> str:
+    """The canonical sorted compact form: "123m456p1155z"."""
+    out = []
+    run_suit = -1
+    for tile in sorted(tiles):
+        if suit(tile) != run_suit and run_suit >= 0:
+            out.append(SUITS[run_suit])
+        run_suit = suit(tile)
+        out.append(str(number(tile)))
+    if run_suit >= 0:
+        out.append(SUITS[run_suit])
+    return "".join(out)
+
+
+def glyphs(tiles: Iterable[int]) -> str:
+    """The same tiles as Unicode glyphs, in canonical order."""
+    return "".join(GLYPHS[tile] for tile in sorted(tiles))
+
+
+def counts(tiles: Iterable[int]) -> list[int]:
+    table = [0] * KINDS
+    for tile in tiles:
+        table[tile] += 1
+    return table

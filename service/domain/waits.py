@@ -1,0 +1,66 @@
+"""Waits: for a hand one tile short, every tile that completes it and what it would score."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+from . import tiles as t
+from .decompose import is_winning
+from .errors import Problem
+from .hand import Hand, Rules, Win, check_robbed_tile, check_win, declared_melds, visible
+from .scoring import Score, best_score
+
+
+@dataclass(frozen=True, slots=True)
+class Wait:
+    tile: int
+    remaining: int
+    self_draw: Score | None
+    discard: Score | None
+
+
+def waits(hand: Hand, win: Win, rules: Rules) -> list[Wait]:
+    """Each completing tile, in canonical order, scored by self-draw and by discard.
+
+    A way of winning the context rules out (``kong_replacement`` forbids a discard,
+    ``robbing_kong`` a self-draw) or one below the minimum is ``None``; a context that rules
+    out both is an error. A tile whose four copies are all in the hand is no wait.
+    """
+    melds = declared_melds(hand, size=13)
+    ways: dict[str, Win] = {}
+    problems = []
+    for by in ("self_draw", "discard"):
+        # The discarder only matters for these checks: East when a first-turn win needs it.
+        discarder = None if by == "self_draw" else ("E" if win.seat != "E" else "S")
+        candidate = replace(win, by=by, discarder=discarder)  # type: ignore[arg-type]
+        try:
+            check_win(hand, melds, candidate, rules)
+        except Problem as problem:
+            problems.append(problem)
+        else:
+            ways[by] = candidate
+    if not ways:
+        raise problems[0]
+    seen = visible(hand.tiles, melds)
+    held = t.counts(hand.tiles)
+    found = []
+    for tile in range(t.KINDS):
+        if seen[tile] == 4:
+            continue
+        held[tile] += 1
+        completes = is_winning(held, len(melds))
+        held[tile] -= 1
+        if not completes:
+            continue
+        won = replace(hand, tiles=(*hand.tiles, tile), winning_tile=tile)
+        scores = {by: _score_or_none(won, melds, way, rules) for by, way in ways.items()}
+        found.append(Wait(tile, 4 - seen[tile], scores.get("self_draw"), scores.get("discard")))
+    return found
+
+
+def _score_or_none(hand: Hand, melds: tuple, win: Win, rules: Rules) -> Score | None:  # type: ignore[type-arg]
+    try:
+        check_robbed_tile(hand, melds, win)
+        return best_score(hand, melds, win, rules)
+    except Problem:
+        return None

@@ -1,0 +1,58 @@
+"""The service's one entry point per operation, from request JSON to response JSON.
+
+The HTTP endpoints, the batch endpoint and the CLI all call these, so they answer alike.
+Client errors are raised as ``Problem``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from . import render
+from .domain import payments as pay
+from .domain import scoring
+from .domain import waits as waiting
+from .domain.errors import Problem
+from .schemas import (
+    MAX_BATCH,
+    BatchRequestSchema,
+    ScoreRequestSchema,
+    WaitsRequestSchema,
+    load,
+)
+
+_SCORE = ScoreRequestSchema()
+_WAITS = WaitsRequestSchema()
+_BATCH = BatchRequestSchema()
+
+__all__ = ["MAX_BATCH", "Problem", "batch", "score", "waits"]
+
+
+def score(payload: Any) -> dict[str, Any]:
+    """POST /v1/score: the best reading of a won hand, its breakdown and the payments."""
+    request = load(_SCORE, payload)
+    rules = request["rules"]
+    try:
+        best = scoring.score(request["hand"], request["win"], rules)
+    except scoring.BelowMinimum as problem:
+        problem.breakdown = render.breakdown(problem.score)
+        raise
+    return render.score_response(best, pay.payments(best.score, request["win"], rules))
+
+
+def waits(payload: Any) -> dict[str, Any]:
+    """POST /v1/waits: every tile completing a hand one short, scored both ways."""
+    request = load(_WAITS, payload)
+    return render.waits_response(waiting.waits(request["hand"], request["win"], request["rules"]))
+
+
+def batch(payload: Any) -> dict[str, Any]:
+    """POST /v1/score/batch: each item scored on its own; a bad item fails alone."""
+    items = load(_BATCH, payload)["items"]
+    results = []
+    for item in items:
+        try:
+            results.append({"status": 200, "body": score(item)})
+        except Problem as problem:
+            results.append({"status": problem.status, "body": problem.body()})
+    return {"results": results}

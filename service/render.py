@@ -1,0 +1,90 @@
+"""Domain results as the response JSON of API.md."""
+
+from __future__ import annotations
+
+from dataclasses import asdict
+from typing import Any
+
+from .domain import tiles as t
+from .domain.hand import Rules
+from .domain.scoring import Counted, Score
+from .domain.waits import Wait
+
+
+def rules(applied: Rules) -> dict[str, Any]:
+    return asdict(applied)
+
+
+def _pattern(counted: Counted) -> dict[str, Any]:
+    pattern = counted.pattern
+    return {
+        "id": pattern.id,
+        "name": pattern.name,
+        "chinese": pattern.chinese,
+        "value": counted.value,
+        "count": counted.count,
+        "points": counted.points,
+        "reason": counted.reason,
+    }
+
+
+def _hand(score: Score) -> dict[str, Any]:
+    situation = score.situation
+    arrangement = score.arrangement
+    every_tile = [tile for tile, c in enumerate(situation.counts) for _ in range(c)]
+    hand: dict[str, Any] = {
+        "form": arrangement.form,
+        "concealed": situation.concealed,
+        "tiles": t.compact(every_tile),
+        "glyphs": t.glyphs(every_tile),
+        "winning_tile": t.compact([situation.hand.winning_tile]),
+    }
+    if arrangement.form == "standard":
+        hand["sets"] = [
+            {
+                "kind": meld.kind,
+                "tiles": t.compact(meld.tiles),
+                "glyphs": t.glyphs(meld.tiles),
+                "concealed": meld.concealed,
+                "completed_by_win": index == arrangement.winning,
+            }
+            for index, meld in enumerate(arrangement.sets)
+        ]
+        hand["pair"] = t.compact((arrangement.pair, arrangement.pair))
+    elif arrangement.form == "seven_pairs":
+        hand["pairs"] = [t.compact((tile, tile)) for tile in arrangement.pairs]
+    return hand
+
+
+def breakdown(score: Score) -> dict[str, Any]:
+    """The score response without payments (waits, and below-minimum problems)."""
+    return {
+        "rules": rules(score.situation.rules),
+        "hand": _hand(score),
+        "patterns": [_pattern(c) for c in score.patterns],
+        "not_counted": [_pattern(c) for c in score.not_counted],
+        "points": score.points,
+        "limit": score.limit,
+        "score": score.score,
+    }
+
+
+def score_response(score: Score, payments: dict[str, int]) -> dict[str, Any]:
+    body = breakdown(score)
+    body["payments"] = payments
+    return body
+
+
+def waits_response(waits: list[Wait]) -> dict[str, Any]:
+    return {
+        "waits": [
+            {
+                "tile": t.compact([wait.tile]),
+                "glyph": t.GLYPHS[wait.tile],
+                "remaining": wait.remaining,
+                "self_draw": breakdown(wait.self_draw) if wait.self_draw else None,
+                "discard": breakdown(wait.discard) if wait.discard else None,
+            }
+            for wait in waits
+        ]
+    }

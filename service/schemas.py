@@ -1,0 +1,192 @@
+"""The request schemas: JSON in, domain objects out, strictly (unknown fields rejected).
+
+marshmallow checks shape and types and parses the tile notation; what makes a hand legal
+(counts, melds, context) is the domain's to judge, so its errors carry the domain's codes.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from marshmallow import Schema, ValidationError, fields, post_load, validate
+
+from .domain import tiles as t
+from .domain.errors import Problem
+from .domain.hand import Hand, MeldSpec, Rules, Win
+
+MAX_TILE_STRING = 64
+MAX_TILE_LIST = 18
+MAX_MELDS = 4
+MAX_BATCH = 1000
+SEAT = validate.OneOf(t.SEATS)
+
+
+class Tiles(fields.Field[list[int]]):
+    """Tiles as compact notation ("123m55z") or a list of single tiles (["1m", "5z"])."""
+
+    def __init__(self, *, single: bool = False, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.single = single
+
+    def _deserialize(self, value: Any, attr: Any, data: Any, **kwargs: Any) -> list[int]:
+        if isinstance(value, str):
+            if len(value) > MAX_TILE_STRING:
+                raise ValidationError(f"at most {MAX_TILE_STRING} characters")
+        elif isinstance(value, list):
+            if len(value) > MAX_TILE_LIST:
+                raise ValidationError(f"at most {MAX_TILE_LIST} tiles")
+        else:
+            raise ValidationError("tiles are a string like '123m55z' or a list like ['1m', '5z']")
+        try:
+            tiles = t.parse(value)
+        except t.TileError as error:
+            raise ValidationError(str(error)) from None
+        if self.single and len(tiles) != 1:
+            raise ValidationError("exactly one tile, e.g. '4s'")
+        return tiles
+
+
+class Bool(fields.Boolean):
+    """JSON true or false only: no 1, "yes" or "true"."""
+
+    def _deserialize(self, value: Any, attr: Any, data: Any, **kwargs: Any) -> bool:
+        if not isinstance(value, bool):
+            raise ValidationError("must be true or false")
+        return value
+
+
+class Int(fields.Integer):
+    """A JSON integer only: no 25.0, "25" or true."""
+
+    def _deserialize(self, value: Any, attr: Any, data: Any, **kwargs: Any) -> int:
+        if not isinstance(value, int) or isinstance(value, bool):
+            raise ValidationError("must be an integer")
+        return value
+
+
+def _bonus() -> fields.List:
+    return fields.List(
+        Int(validate=validate.Range(1, 4)),
+        validate=[validate.Length(max=4), _distinct],
+        load_default=list,
+    )
+
+
+def _distinct(values: list[int]) -> None:
+    if len(set(values)) != len(values):
+        raise ValidationError("each number at most once")
+
+
+class MeldSchema(Schema):
+    kind = fields.String(required=True, validate=validate.OneOf(["chow", "pung", "kong"]))
+    tiles = Tiles(required=True)
+    concealed = Bool(load_default=False)
+
+    @post_load
+    def make(self, data: dict[str, Any], **kwargs: Any) -> MeldSpec:
+        return MeldSpec(data["kind"], tuple(data["tiles"]), data["concealed"])
+
+
+class WaitingHandSchema(Schema):
+    tiles = Tiles(required=True)
+    melds = fields.List(
+        fields.Nested(MeldSchema), validate=validate.Length(max=MAX_MELDS), load_default=list
+    )
+    flowers = _bonus()
+    seasons = _bonus()
+
+    @post_load
+    def make(self, data: dict[str, Any], **kwargs: Any) -> Hand:
+        return Hand(
+            tuple(data["tiles"]),
+            tuple(data["melds"]),
+            data["winning_tile"][0] if "winning_tile" in data else 0,
+            tuple(data["flowers"]),
+            tuple(data["seasons"]),
+        )
+
+
+class HandSchema(WaitingHandSchema):
+    winning_tile = Tiles(required=True, single=True)
+
+
+class WaitingWinSchema(Schema):
+    seat = fields.String(required=True, validate=SEAT)
+    last_tile = Bool(load_default=False)
+    kong_replacement = Bool(load_default=False)
+    robbing_kong = Bool(load_default=False)
+    first_turn = Bool(load_default=False)
+
+    @post_load
+    def make(self, data: dict[str, Any], **kwargs: Any) -> Win:
+        return Win(**data)
+
+
+class WinSchema(WaitingWinSchema):
+    by = fields.String(required=True, validate=validate.OneOf(["self_draw", "discard"]))
+    discarder = fields.String(validate=SEAT)
+    responsible = fields.String(validate=SEAT)
+    pay_as_self_draw = Bool(load_default=False)
+
+
+class RulesSchema(Schema):
+    version = fields.String(load_default="3.3", validate=validate.OneOf(["3.3", "2.51"]))
+    payoff = fields.String(
+        load_default="formal",
+        validate=validate.OneOf(
+            ["formal", "uniform", "discarder_pays_all", "discarder_pays_double"]
+        ),
+    )
+    standard_value = Int(load_default=25, validate=validate.Range(1, 1_000_000))
+    minimum = Int(load_default=0, validate=validate.Range(0, 1_000))
+    bonus_tiles = Bool(load_default=False)
+
+    @post_load
+    def make(self, data: dict[str, Any], **kwargs: Any) -> Rules:
+        return Rules(**data)
+
+
+class ScoreRequestSchema(Schema):
+    hand = fields.Nested(HandSchema, required=True)
+    win = fields.Nested(WinSchema, required=True)
+    rules = fields.Nested(RulesSchema, load_default=Rules)
+
+
+class WaitsRequestSchema(Schema):
+    hand = fields.Nested(WaitingHandSchema, required=True)
+    win = fields.Nested(WaitingWinSchema, required=True)
+    rules = fields.Nested(RulesSchema, load_default=Rules)
+
+
+class BatchRequestSchema(Schema):
+    items = fields.List(fields.Raw(), required=True, validate=validate.Length(min=1, max=MAX_BATCH))
+
+
+def load(schema: Schema, payload: Any) -> dict[str, Any]:
+    """Validate ``payload``; a failure is an ``invalid_request`` Problem listing every field."""
+    if not isinstance(payload, Mapping):
+        raise Problem.at("invalid_request", "$", "the body must be a JSON object")
+    try:
+        return schema.load(payload)  # type: ignore[no-any-return]
+    except ValidationError as error:
+        errors = list(_flatten(error.messages, ""))
+        detail = "; ".join(f"{e['path']}: {e['message']}" for e in errors[:5])
+        raise Problem("invalid_request", detail, errors) from None
+
+
+def _flatten(messages: Any, path: str) -> Any:
+    if isinstance(messages, dict):
+        for key, value in messages.items():
+            if key == "_schema":
+                yield from _flatten(value, path)
+            elif isinstance(key, int):
+                yield from _flatten(value, f"{path}[{key}]")
+            else:
+                yield from _flatten(value, f"{path}.{key}" if path else str(key))
+    elif isinstance(messages, list):
+        for message in messages:
+            yield from _flatten(message, path)
+    else:
+        message = "unknown field: remove it" if messages == "Unknown field." else str(messages)
+        yield {"path": path or "$", "message": message}
