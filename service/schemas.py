@@ -175,6 +175,16 @@ def load(schema: Schema, payload: Any) -> dict[str, Any]:
         raise Problem("invalid_request", detail, errors) from None
 
 
+_PLAIN = {
+    "Unknown field.": "unknown field: remove it",
+    "Missing data for required field.": "required",
+    "Field may not be null.": "must not be null",
+    "Invalid input type.": "wrong type: expected an object",
+    "Not a valid list.": "must be a list",
+    "Not a valid string.": "must be a string",
+}
+
+
 def _flatten(messages: Any, path: str) -> Any:
     if isinstance(messages, dict):
         for key, value in messages.items():
@@ -188,5 +198,5 @@ def _flatten(messages: Any, path: str) -> Any:
         for message in messages:
             yield from _flatten(message, path)
     else:
-        message = "unknown field: remove it" if messages == "Unknown field." else str(messages)
+        message = _PLAIN.get(str(messages), str(messages))
         yield {"path": path or "$", "message": message}

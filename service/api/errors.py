@@ -1,0 +1,62 @@
+"""Every error as application/problem+json (RFC 9457), never a stack trace."""
+
+from __future__ import annotations
+
+import logging
+
+import orjson
+from flask import Flask, Response, g
+from werkzeug.exceptions import HTTPException
+
+from ..domain.errors import Problem
+
+log = logging.getLogger(__name__)
+
+_HTTP_CODES = {
+    400: "malformed_json",
+    404: "not_found",
+    405: "method_not_allowed",
+    413: "payload_too_large",
+    415: "unsupported_media_type",
+}
+_HTTP_DETAILS = {
+    400: "the body is not valid JSON",
+    404: "no such resource; see GET /openapi.yaml for the endpoints",
+    413: "the body is larger than the service accepts",
+    415: "send the body as JSON with Content-Type: application/json",
+}
+
+
+def problem_response(problem: Problem) -> Response:
+    body = problem.body()
+    if "request_id" in g:
+        body["request_id"] = g.request_id
+    return Response(orjson.dumps(body), problem.status, mimetype="application/problem+json")
+
+
+def init_app(app: Flask) -> None:
+    app.register_error_handler(Problem, problem_response)
+
+    @app.errorhandler(HTTPException)
+    def http_error(error: HTTPException) -> Response:
+        status = error.code or 500
+        code = _HTTP_CODES.get(status, "invalid_request" if status < 500 else "internal_error")
+        detail = _HTTP_DETAILS.get(status, error.description or "")
+        if status == 405:
+            allowed = ", ".join(sorted(error.valid_methods or ()))  # type: ignore[attr-defined]
+            detail = f"this endpoint accepts {allowed}"
+        if status == 413:
+            detail += f" (at most {app.config['MAX_CONTENT_LENGTH']} bytes)"
+        response = problem_response(Problem(code, detail, status=status))
+        # Keep what Werkzeug adds, such as the Allow header of a 405.
+        for name, value in error.get_headers():
+            if name.lower() != "content-type":
+                response.headers[name] = value
+        return response
+
+    @app.errorhandler(Exception)
+    def unexpected(error: Exception) -> Response:
+        log.exception("unexpected error", exc_info=error)
+        return problem_response(
+            Problem("internal_error", "the service failed; the request id identifies it", status=500)
+        )
