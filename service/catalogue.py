@@ -48,12 +48,18 @@ def rules() -> dict[str, Any]:
         "versions": list(VERSIONS),
         "payoffs": [{"id": name, "description": text} for name, text in PAYOFFS.items()],
         "mods": [
-            {"id": "bonus_tiles", "field": "rules.bonus_tiles",
-             "description": "Flowers and seasons: proper 4 each, improper 2 each, a complete"
-             " set of four flowers or of four seasons 10."},
-            {"id": "minimum", "field": "rules.minimum",
-             "description": "A hand scoring less than the minimum cannot win (5 is the usual"
-             " mod; 0 turns it off)."},
+            {
+                "id": "bonus_tiles",
+                "field": "rules.bonus_tiles",
+                "description": "Flowers and seasons: proper 4 each, improper 2 each, a complete"
+                " set of four flowers or of four seasons 10.",
+            },
+            {
+                "id": "minimum",
+                "field": "rules.minimum",
+                "description": "A hand scoring less than the minimum cannot win (5 is the usual"
+                " mod; 0 turns it off).",
+            },
         ],
         "defaults": render_rules(Rules()),
         "limits": {

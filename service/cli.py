@@ -43,8 +43,11 @@ def _parser() -> argparse.ArgumentParser:
     for flag in ("last_tile", "kong_replacement", "robbing_kong", "first_turn"):
         hand.add_argument(f"--{flag.replace('_', '-')}", action="store_true")
     hand.add_argument("--version", choices=("3.3", "2.51"), default="3.3")
-    hand.add_argument("--payoff", default="formal",
-                      choices=("formal", "uniform", "discarder_pays_all", "discarder_pays_double"))
+    hand.add_argument(
+        "--payoff",
+        default="formal",
+        choices=("formal", "uniform", "discarder_pays_all", "discarder_pays_double"),
+    )
     hand.add_argument("--standard-value", type=int, default=25)
     hand.add_argument("--minimum", type=int, default=0)
     hand.add_argument("--flowers", type=_numbers, default=[], metavar="N,N")
@@ -112,9 +115,13 @@ def describe(response: dict[str, Any]) -> str:
         lines.append(f"  {p['id']:<7}{p['name']:<30}{p['points']:>4}{times}  {p['reason']}")
     for p in response["not_counted"]:
         lines.append(f"  ({p['id']} {p['name']} {p['points']}: not counted, limit hand)")
-    lines.append(f"Points   {response['points']}  limit {response['limit']}  score {response['score']}")
+    lines.append(
+        f"Points   {response['points']}  limit {response['limit']}  score {response['score']}"
+    )
     if "payments" in response:
-        lines.append("Payments " + "  ".join(f"{s} {v:+d}" for s, v in response["payments"].items()))
+        lines.append(
+            "Payments " + "  ".join(f"{s} {v:+d}" for s, v in response["payments"].items())
+        )
     return "\n".join(lines)
 
 

@@ -58,5 +58,7 @@ def init_app(app: Flask) -> None:
     def unexpected(error: Exception) -> Response:
         log.exception("unexpected error", exc_info=error)
         return problem_response(
-            Problem("internal_error", "the service failed; the request id identifies it", status=500)
+            Problem(
+                "internal_error", "the service failed; the request id identifies it", status=500
+            )
         )

@@ -32,7 +32,9 @@ def _body() -> Any:
     try:
         return orjson.loads(request.get_data(cache=False))
     except orjson.JSONDecodeError as error:
-        raise Problem("malformed_json", f"the body is not valid JSON: {error}", status=400) from None
+        raise Problem(
+            "malformed_json", f"the body is not valid JSON: {error}", status=400
+        ) from None
 
 
 def _no_query(*allowed: str) -> None:

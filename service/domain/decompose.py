@@ -7,7 +7,6 @@ a table look-up. Readings of the suits are then combined.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from functools import cache
 from itertools import product
 from typing import Literal
@@ -21,20 +20,35 @@ Form = Literal["standard", "seven_pairs", "thirteen_terminals"]
 _Reading = tuple[int, tuple[tuple[bool, int], ...]]
 
 
-@dataclass(frozen=True, slots=True)
 class Arrangement:
     """One reading of the whole hand.
 
     ``sets`` (standard form) holds the declared melds and the sets formed from the held tiles;
     ``winning`` is the index of the set the winning tile completed, or None when it completed
-    the pair or the hand is irregular. ``pairs`` is the Seven Pairs reading.
+    the pair or the hand is irregular. ``pairs`` is the Seven Pairs reading. ``chows`` (their
+    lowest tiles) and ``triplets`` (pung and kong tiles) are derived once here because every
+    pattern predicate asks for them.
     """
 
-    form: Form
-    sets: tuple[Meld, ...] = ()
-    pair: int = -1
-    pairs: tuple[int, ...] = ()
-    winning: int | None = None
+    __slots__ = ("chows", "concealed_triplets", "form", "pair", "pairs", "sets", "triplets",
+                 "winning")  # fmt: skip
+
+    def __init__(
+        self,
+        form: Form,
+        sets: tuple[Meld, ...] = (),
+        pair: int = -1,
+        pairs: tuple[int, ...] = (),
+        winning: int | None = None,
+    ) -> None:
+        self.form = form
+        self.sets = sets
+        self.pair = pair
+        self.pairs = pairs
+        self.winning = winning
+        self.chows = tuple(sorted(meld.tile for meld in sets if meld.kind == CHOW))
+        self.triplets = tuple(sorted(meld.tile for meld in sets if meld.kind != CHOW))
+        self.concealed_triplets = sum(1 for m in sets if m.kind != CHOW and m.concealed)
 
 
 def arrangements(
@@ -108,7 +122,7 @@ def _suit_readings(counts: tuple[int, ...], runs: bool, start: int = 0) -> tuple
         return ((-1, ()),)
     here = counts[start]
     readings: list[_Reading] = []
-    for pung in (0, 1):
+    for pung in (1, 0):
         for pair in (0, 1):
             chows = here - 3 * pung - 2 * pair
             if chows < 0 or (chows and not runs):

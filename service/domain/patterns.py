@@ -15,7 +15,7 @@ from typing import NamedTuple
 
 from . import tiles as t
 from .decompose import Arrangement, Form
-from .hand import KONG, Hand, Meld, Rules, Win
+from .hand import CHOW, KONG, Hand, Meld, Rules, Win
 
 
 class Hit(NamedTuple):
@@ -37,14 +37,29 @@ class Situation:
     suits: set[int] = field(init=False)
     honours: bool = field(init=False)
     concealed: bool = field(init=False)
+    value_honours: tuple[int, ...] = field(init=False)
+    kongs: tuple[int, ...] = field(init=False)
+    only: frozenset[str] = field(init=False)
 
     def __post_init__(self) -> None:
         self.seat_wind = t.seat_wind(self.win.seat)
+        self.value_honours = (*t.DRAGONS, self.seat_wind)
+        self.kongs = tuple(meld.tile for meld in self.melds if meld.kind == KONG)
         self.kinds = [tile for tile, c in enumerate(self.counts) if c]
         self.suits = {t.suit(tile) for tile in self.kinds if not t.is_honour(tile)}
         self.honours = self.kinds[-1] >= t.EAST
         self.concealed = all(meld.concealed for meld in self.melds)
+        # Which of the tile groups below the hand is made of entirely.
+        self.only = frozenset(
+            group for group, allowed in _GROUPS.items() if all(x in allowed for x in self.kinds)
+        )
 
+
+_GROUPS = {
+    "middle": frozenset(tile for tile in range(t.EAST) if 2 <= t.number(tile) <= 8),
+    "orphans": frozenset(t.ORPHANS),
+    "terminals": frozenset(t.TERMINALS),
+}
 
 Predicate = Callable[[Arrangement, Situation], Hit | None]
 
@@ -82,6 +97,11 @@ class Pattern:
         """The id as numbers, for ordering ("10.1" after "9.4.2")."""
         return tuple(int(part) for part in self.id.split("."))
 
+    @property
+    def bonus(self) -> bool:
+        """Counted only under the bonus-tile mod."""
+        return self.category == "Bonus Tiles"
+
     def applies_to(self, form: Form, version: str) -> bool:
         forms = self.forms if isinstance(self.forms, frozenset) else self.forms[version]
         return form in forms
@@ -95,16 +115,12 @@ def _pair(arrangement: Arrangement) -> str:
     return t.compact((arrangement.pair, arrangement.pair))
 
 
-def _triplets(arrangement: Arrangement) -> list[Meld]:
-    return [meld for meld in arrangement.sets if meld.is_triplet]
+def _chow(tile: int) -> str:
+    return t.compact((tile, tile + 1, tile + 2))
 
 
-def _chow_tiles(arrangement: Arrangement) -> list[int]:
-    return [meld.tile for meld in arrangement.sets if not meld.is_triplet]
-
-
-def _all_tiles(hand: Situation, allowed: tuple[int, ...]) -> bool:
-    return all(tile in allowed for tile in hand.kinds)
+def _triplet(tile: int) -> str:
+    return t.compact((tile,) * 3)
 
 
 # 1 Trivial patterns
@@ -112,7 +128,7 @@ def _all_tiles(hand: Situation, allowed: tuple[int, ...]) -> bool:
 
 def all_sequences(arrangement: Arrangement, hand: Situation) -> Hit | None:
     """平和 All Sequences: four chows; nothing asked of the pair, the wait or concealment."""
-    if any(meld.is_triplet for meld in arrangement.sets):
+    if arrangement.triplets:
         return None
     return Hit(1, f"four chows: {_sets(arrangement)}")
 
@@ -122,12 +138,9 @@ def concealed_hand(arrangement: Arrangement, hand: Situation) -> Hit | None:
     return Hit(1, "no exposed meld") if hand.concealed else None
 
 
-_MIDDLE = tuple(tile for tile in range(t.EAST) if 2 <= t.number(tile) <= 8)
-
-
 def no_terminals(arrangement: Arrangement, hand: Situation) -> Hit | None:
     """斷么九 No Terminals: only number tiles 2 to 8."""
-    return Hit(1, "only 2-8 number tiles") if _all_tiles(hand, _MIDDLE) else None
+    return Hit(1, "only 2-8 number tiles") if "middle" in hand.only else None
 
 
 # 2 One-suit patterns
@@ -169,12 +182,12 @@ def nine_gates(arrangement: Arrangement, hand: Situation) -> Hit | None:
 # 3 Honour tiles
 
 
-def _honour_triplets(arrangement: Arrangement, honours: tuple[int, ...]) -> list[Meld]:
-    return [meld for meld in arrangement.sets if meld.tile in honours and meld.is_triplet]
+def _honour_triplets(arrangement: Arrangement, honours: tuple[int, ...]) -> list[int]:
+    return [tile for tile in arrangement.triplets if tile in honours]
 
 
-def _named(melds: list[Meld]) -> str:
-    return ", ".join(t.name(meld.tile) for meld in melds)
+def _named(tiles: list[int]) -> str:
+    return ", ".join(t.name(tile) for tile in tiles)
 
 
 def value_honor(arrangement: Arrangement, hand: Situation) -> Hit | None:
@@ -182,8 +195,9 @@ def value_honor(arrangement: Arrangement, hand: Situation) -> Hit | None:
 
     Zung Jung has no prevailing wind, and a pair never scores.
     """
-    scoring = (*t.DRAGONS, hand.seat_wind)
-    melds = _honour_triplets(arrangement, scoring)
+    if not arrangement.triplets or arrangement.triplets[-1] < t.EAST:
+        return None
+    melds = [m for m in arrangement.sets if m.tile in hand.value_honours and m.kind != CHOW]
     if not melds:
         return None
     return Hit(len(melds), ", ".join(f"{meld.kind} of {t.name(meld.tile)}" for meld in melds))
@@ -217,16 +231,16 @@ def all_honors(arrangement: Arrangement, hand: Situation) -> Hit | None:
 
 def all_triplets(arrangement: Arrangement, hand: Situation) -> Hit | None:
     """對對和 All Triplets: four pungs or kongs."""
-    if not all(meld.is_triplet for meld in arrangement.sets):
+    if arrangement.chows:
         return None
     return Hit(1, f"four triplets: {_sets(arrangement)}")
 
 
 def _concealed_triplets(size: int) -> Predicate:
     def predicate(arrangement: Arrangement, hand: Situation) -> Hit | None:
-        melds = [meld for meld in _triplets(arrangement) if meld.concealed]
-        if len(melds) < size:
+        if arrangement.concealed_triplets < size:
             return None
+        melds = [m for m in arrangement.sets if m.kind != CHOW and m.concealed]
         return Hit(1, "concealed " + " ".join(t.compact(meld.tiles) for meld in melds))
 
     return predicate
@@ -234,10 +248,9 @@ def _concealed_triplets(size: int) -> Predicate:
 
 def _kongs(size: int) -> Predicate:
     def predicate(arrangement: Arrangement, hand: Situation) -> Hit | None:
-        kongs = [meld for meld in hand.melds if meld.kind == KONG]
-        if len(kongs) != size:
+        if len(hand.kongs) != size:
             return None
-        return Hit(1, " ".join(t.compact(meld.tiles) for meld in kongs))
+        return Hit(1, " ".join(t.compact((tile,) * 4) for tile in hand.kongs))
 
     return predicate
 
@@ -247,10 +260,12 @@ def _kongs(size: int) -> Predicate:
 
 def _identical(size: int, groups: int = 1) -> Predicate:
     def predicate(arrangement: Arrangement, hand: Situation) -> Hit | None:
-        doubled = [tile for tile, n in Counter(_chow_tiles(arrangement)).items() if n >= size]
+        if len(arrangement.chows) < size * groups:
+            return None
+        doubled = [tile for tile, n in Counter(arrangement.chows).items() if n >= size]
         if len(doubled) < groups:
             return None
-        return Hit(1, " ".join(f"{size} x {t.compact((x, x + 1, x + 2))}" for x in doubled))
+        return Hit(1, " ".join(f"{size} x {_chow(x)}" for x in doubled))
 
     return predicate
 
@@ -260,27 +275,27 @@ def _identical(size: int, groups: int = 1) -> Predicate:
 
 def three_similar_sequences(arrangement: Arrangement, hand: Situation) -> Hit | None:
     """三色同順 Three Similar Sequences: the same chow in all three suits."""
-    chows = set(_chow_tiles(arrangement))
+    chows = arrangement.chows
     for tile in chows:
-        if tile < 9 and tile + 9 in chows and tile + 18 in chows:
-            return Hit(
-                1, " ".join(t.compact((x, x + 1, x + 2)) for x in (tile, tile + 9, tile + 18))
-            )
+        if tile >= 9:
+            break
+        if tile + 9 in chows and tile + 18 in chows:
+            return Hit(1, " ".join(_chow(x) for x in (tile, tile + 9, tile + 18)))
     return None
 
 
 def _similar_triplets(arrangement: Arrangement) -> dict[int, set[int]]:
     by_number: dict[int, set[int]] = {}
-    for meld in _triplets(arrangement):
-        if not t.is_honour(meld.tile):
-            by_number.setdefault(t.number(meld.tile), set()).add(t.suit(meld.tile))
+    for tile in arrangement.triplets:
+        if tile < t.EAST:
+            by_number.setdefault(t.number(tile), set()).add(t.suit(tile))
     return by_number
 
 
 def small_three_similar_triplets(arrangement: Arrangement, hand: Situation) -> Hit | None:
     """三色小同刻 Small Three Similar Triplets: two suits' triplets, the pair in the third."""
     pair = arrangement.pair
-    if t.is_honour(pair):
+    if len(arrangement.triplets) < 2 or t.is_honour(pair):
         return None
     suits = _similar_triplets(arrangement).get(t.number(pair), set())
     if len(suits) != 2 or t.suit(pair) in suits:
@@ -290,6 +305,8 @@ def small_three_similar_triplets(arrangement: Arrangement, hand: Situation) -> H
 
 def three_similar_triplets(arrangement: Arrangement, hand: Situation) -> Hit | None:
     """三色同刻 Three Similar Triplets: triplets of one number in all three suits."""
+    if len(arrangement.triplets) < 3:
+        return None
     for number, suits in _similar_triplets(arrangement).items():
         if len(suits) == 3:
             return Hit(1, f"triplets of {number} in all three suits")
@@ -301,20 +318,24 @@ def three_similar_triplets(arrangement: Arrangement, hand: Situation) -> Hit | N
 
 def nine_tile_straight(arrangement: Arrangement, hand: Situation) -> Hit | None:
     """一氣通貫 Nine-Tile Straight: the chows 123, 456 and 789 of one suit (exposed or not)."""
-    chows = set(_chow_tiles(arrangement))
+    chows = arrangement.chows
+    if len(chows) < 3:
+        return None
     for base in (0, 9, 18):
-        if {base, base + 3, base + 6} <= chows:
+        if base in chows and base + 3 in chows and base + 6 in chows:
             return Hit(1, t.compact(range(base, base + 9)))
     return None
 
 
 def _consecutive_triplets(size: int) -> Predicate:
     def predicate(arrangement: Arrangement, hand: Situation) -> Hit | None:
-        tiles = {meld.tile for meld in _triplets(arrangement) if not t.is_honour(meld.tile)}
-        for tile in sorted(tiles):
-            run = [tile + step for step in range(size)]
-            if all(x in tiles and t.suit(x) == t.suit(tile) for x in run):
-                return Hit(1, " ".join(t.compact((x,) * 3) for x in run))
+        tiles = arrangement.triplets
+        if len(tiles) < size:
+            return None
+        for tile in tiles:
+            run = range(tile, tile + size)
+            if run[-1] < t.EAST and run[-1] // 9 == tile // 9 and all(x in tiles for x in run):
+                return Hit(1, " ".join(_triplet(x) for x in run))
         return None
 
     return predicate
@@ -341,12 +362,12 @@ def mixed_greater_terminals(arrangement: Arrangement, hand: Situation) -> Hit | 
     Never a Thirteen Terminals hand (RULES.md §4.7): the table's forms leave it out. In the
     standard form, tiles that are all terminals and honours can only make triplets.
     """
-    return Hit(1, "terminals and honours only") if _all_tiles(hand, t.ORPHANS) else None
+    return Hit(1, "terminals and honours only") if "orphans" in hand.only else None
 
 
 def pure_greater_terminals(arrangement: Arrangement, hand: Situation) -> Hit | None:
     """清么九 Pure Greater Terminals: terminal number tiles (1 and 9) only."""
-    return Hit(1, "1s and 9s only") if _all_tiles(hand, t.TERMINALS) else None
+    return Hit(1, "1s and 9s only") if "terminals" in hand.only else None
 
 
 # 9 Incidental bonuses

@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Literal
+from typing import Literal, get_args
 
 from . import tiles as t
-from .decompose import Arrangement, arrangements
+from .decompose import Arrangement, Form, arrangements
 from .errors import Problem
 from .hand import Hand, Meld, Rules, Win, check_context, check_winning_tile, declared_melds
 from .patterns import CATALOGUE, VERSIONS, Pattern, Situation
@@ -48,35 +48,41 @@ class Score:
     score: int
 
 
-def _series_plan(version: str) -> tuple[tuple[Pattern, ...], ...]:
-    """The catalogue as series, each tried from its most valuable pattern down."""
+def _plan(version: str, form: Form, bonus_tiles: bool) -> tuple[tuple[Pattern, ...], ...]:
+    """The patterns that can apply, as series in id order, each from its most valuable down.
+
+    Stacking series (bonus tiles) keep id order: all their patterns count.
+    """
     series: dict[str, list[Pattern]] = {}
     for pattern in CATALOGUE:
-        series.setdefault(pattern.series, []).append(pattern)
+        if pattern.applies_to(form, version) and (bonus_tiles or not pattern.bonus):
+            series.setdefault(pattern.series, []).append(pattern)
     return tuple(
-        tuple(sorted(members, key=lambda p: -p.values[version])) for members in series.values()
+        tuple(members if members[0].stacks else sorted(members, key=lambda p: -p.values[version]))
+        for members in series.values()
     )
 
 
-_PLANS = {version: _series_plan(version) for version in VERSIONS}
+_PLANS = {
+    (version, form, bonus): _plan(version, form, bonus)
+    for version in VERSIONS
+    for form in get_args(Form)
+    for bonus in (False, True)
+}
 
 
 def held_patterns(arrangement: Arrangement, hand: Situation) -> list[Counted]:
-    """The patterns this arrangement holds, one per series (but stacking bonus tiles)."""
-    version = hand.rules.version
+    """The patterns this arrangement holds, in id order: one per series but bonus tiles."""
+    rules = hand.rules
+    version = rules.version
     found = []
-    for series in _PLANS[version]:
+    for series in _PLANS[version, arrangement.form, rules.bonus_tiles]:
         for pattern in series:
-            if not pattern.applies_to(arrangement.form, version):
-                continue
-            if pattern.category == "Bonus Tiles" and not hand.rules.bonus_tiles:
-                continue
             hit = pattern.predicate(arrangement, hand)
             if hit is not None:
                 found.append(Counted(pattern, pattern.values[version], hit.count, hit.reason))
                 if not pattern.stacks:
                     break
-    found.sort(key=lambda counted: counted.pattern.key)
     return found
 
 
@@ -114,7 +120,11 @@ def score(hand: Hand, win: Win, rules: Rules) -> Score:
 
 
 def best_score(hand: Hand, melds: tuple[Meld, ...], win: Win, rules: Rules) -> Score:
-    """Freedom of count: every arrangement is scored and the best kept, never mixed."""
+    """Freedom of count: every arrangement is scored and the best kept, never mixed.
+
+    Ties keep the first reading found; triplets are tried before chows, so an equal-valued
+    triplet reading is the one reported.
+    """
     readings = arrangements(hand.tiles, melds, hand.winning_tile, on_discard=not win.self_drawn)
     if not readings:
         raise Problem.at(

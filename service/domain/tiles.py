@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Sequence
+from functools import lru_cache
 
 SUITS = "mpsz"
 KINDS = 34
@@ -118,9 +119,15 @@ def _kind(face: int, letter: str) -> int:
 
 def compact(tiles: Iterable[int]) -> str:
     """The canonical sorted compact form: "123m456p1155z"."""
+    return _compact(tuple(sorted(tiles)))
+
+
+@lru_cache(maxsize=8192)
+def _compact(tiles: tuple[int, ...]) -> str:
+    # Cached: the same sets and pairs are written out again and again.
     out = []
     run_suit = -1
-    for tile in sorted(tiles):
+    for tile in tiles:
         if suit(tile) != run_suit and run_suit >= 0:
             out.append(SUITS[run_suit])
         run_suit = suit(tile)
