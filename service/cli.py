@@ -38,7 +38,7 @@ def _parser() -> argparse.ArgumentParser:
     for meld in _MELD_OPTIONS:
         hand.add_argument(
             f"--{meld.replace('_', '-')}", action="append", default=[], metavar="TILES",
-            help=f"a declared {meld.replace('_', ' ')}, e.g. {'5678'[:3] if meld == 'chow' else '777z'}",
+            help=f"a declared {meld.replace('_', ' ')}, e.g. {'567p' if meld == 'chow' else '777z'}",  # noqa: E501
         )  # fmt: skip
     for flag in ("last_tile", "kong_replacement", "robbing_kong", "first_turn"):
         hand.add_argument(f"--{flag.replace('_', '-')}", action="store_true")
@@ -87,8 +87,10 @@ def _friendly_request(args: argparse.Namespace) -> dict[str, Any]:
 
 
 def _read(source: str, stdin: TextIO) -> Any:
-    text = stdin.read() if source == "-" else open(source, encoding="utf-8").read()
-    return json.loads(text)
+    if source == "-":
+        return json.loads(stdin.read())
+    with open(source, encoding="utf-8") as file:
+        return json.load(file)
 
 
 def _is_tiles(source: str) -> bool:

@@ -65,7 +65,7 @@ class Int(fields.Integer):
         return value
 
 
-def _bonus() -> fields.List:
+def _bonus() -> fields.List[int]:
     return fields.List(
         Int(validate=validate.Range(1, 4)),
         validate=[validate.Length(max=4), _distinct],
@@ -160,7 +160,7 @@ class WaitsRequestSchema(Schema):
 
 
 class BatchRequestSchema(Schema):
-    items = fields.List(fields.Raw(), required=True, validate=validate.Length(min=1, max=MAX_BATCH))
+    items = fields.List(fields.Raw(), required=True, validate=validate.Length(max=MAX_BATCH))
 
 
 def load(schema: Schema, payload: Any) -> dict[str, Any]:

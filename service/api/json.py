@@ -6,6 +6,7 @@ from typing import Any
 
 import orjson
 from flask.json.provider import JSONProvider
+from flask.wrappers import Response
 
 
 class OrjsonProvider(JSONProvider):
@@ -15,6 +16,6 @@ class OrjsonProvider(JSONProvider):
     def loads(self, s: str | bytes, **kwargs: Any) -> Any:
         return orjson.loads(s)
 
-    def response(self, *args: Any, **kwargs: Any) -> Any:
+    def response(self, *args: Any, **kwargs: Any) -> Response:
         obj = self._prepare_response_obj(args, kwargs)
-        return self._app.response_class(orjson.dumps(obj), mimetype="application/json")
+        return Response(orjson.dumps(obj), mimetype="application/json")

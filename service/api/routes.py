@@ -79,7 +79,7 @@ def livez() -> dict[str, str]:
 def readyz() -> dict[str, str]:
     try:
         engine.score(READY_HAND)
-    except Exception as error:  # noqa: BLE001 - any failure means not ready
+    except Exception as error:
         raise Problem("not_ready", f"scoring a fixed hand failed: {error}", status=503) from None
     return {"status": "ready"}
 

@@ -96,8 +96,8 @@ def declared_melds(hand: Hand, size: int = 14) -> tuple[Meld, ...]:
             "invalid_hand",
             "hand.tiles",
             f"the hand has {len(hand.tiles)} tiles and {len(melds)} melds, which count as"
-            f" {held} tiles; it needs {size} (tiles{', including the winning tile,' if size == 14 else ''}"
-            " + 3 per meld; a kong counts 3)",
+            f" {held} tiles; it needs {size} (the tiles held"
+            f"{', winning tile included,' if size == 14 else ''} + 3 per meld; a kong counts 3)",
         )
     table = visible(hand.tiles, melds)
     for kind, copies in enumerate(table):

@@ -19,7 +19,7 @@ from .hand import CHOW, KONG, Hand, Meld, Rules, Win
 
 
 class Hit(NamedTuple):
-    count: int
+    times: int
     reason: str
 
 
@@ -449,11 +449,12 @@ def _p(
     values: dict[str, int],
     description: str,
     predicate: Predicate,
-    **options: object,
+    forms: Mapping[str, frozenset[Form]] | frozenset[Form] = STANDARD,
+    per: str | None = None,
+    stacks: bool = False,
 ) -> Pattern:
-    return Pattern(
-        id, name, chinese, CATEGORIES[id.split(".")[0]], values, description, predicate, **options
-    )  # type: ignore[arg-type]
+    category = CATEGORIES[id.split(".")[0]]
+    return Pattern(id, name, chinese, category, values, description, predicate, forms, per, stacks)
 
 
 CATALOGUE: tuple[Pattern, ...] = (

@@ -80,7 +80,7 @@ def held_patterns(arrangement: Arrangement, hand: Situation) -> list[Counted]:
         for pattern in series:
             hit = pattern.predicate(arrangement, hand)
             if hit is not None:
-                found.append(Counted(pattern, pattern.values[version], hit.count, hit.reason))
+                found.append(Counted(pattern, pattern.values[version], hit.times, hit.reason))
                 if not pattern.stacks:
                     break
     return found

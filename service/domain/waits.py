@@ -7,7 +7,7 @@ from dataclasses import dataclass, replace
 from . import tiles as t
 from .decompose import is_winning
 from .errors import Problem
-from .hand import Hand, Rules, Win, check_robbed_tile, check_win, declared_melds, visible
+from .hand import Hand, Meld, Rules, Win, check_robbed_tile, check_win, declared_melds, visible
 from .scoring import Score, best_score
 
 
@@ -32,7 +32,7 @@ def waits(hand: Hand, win: Win, rules: Rules) -> list[Wait]:
     for by in ("self_draw", "discard"):
         # The discarder only matters for these checks: East when a first-turn win needs it.
         discarder = None if by == "self_draw" else ("E" if win.seat != "E" else "S")
-        candidate = replace(win, by=by, discarder=discarder)  # type: ignore[arg-type]
+        candidate = replace(win, by=by, discarder=discarder)
         try:
             check_win(hand, melds, candidate, rules)
         except Problem as problem:
@@ -58,7 +58,7 @@ def waits(hand: Hand, win: Win, rules: Rules) -> list[Wait]:
     return found
 
 
-def _score_or_none(hand: Hand, melds: tuple, win: Win, rules: Rules) -> Score | None:  # type: ignore[type-arg]
+def _score_or_none(hand: Hand, melds: tuple[Meld, ...], win: Win, rules: Rules) -> Score | None:
     try:
         check_robbed_tile(hand, melds, win)
         return best_score(hand, melds, win, rules)

@@ -1,0 +1,377 @@
+"""The HTTP contract of API.md: every endpoint, every error code, the headers."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from flask import Flask
+from flask.testing import FlaskClient
+
+from service import create_app, engine
+
+from .conftest import SPEC_PATH, ContractClient, score_request
+
+EXAMPLE = score_request(
+    "123m789p23455s",
+    "4s",
+    by="discard",
+    seat="S",
+    discarder="W",
+    melds=[{"kind": "pung", "tiles": "777z"}],
+)
+NINE_GATES = {"hand": {"tiles": "1112345678999m"}, "win": {"seat": "S"}}
+
+
+def problem(response: Any, status: int, code: str) -> dict[str, Any]:
+    assert response.status_code == status, response.get_json()
+    assert response.mimetype == "application/problem+json"
+    body: dict[str, Any] = response.get_json()
+    assert body["code"] == code
+    assert body["status"] == status
+    assert body["type"] == f"urn:zj-service:problem:{code}"
+    assert body["title"] and body["detail"]
+    return body
+
+
+def paths(body: dict[str, Any]) -> list[str]:
+    return [error["path"] for error in body["errors"]]
+
+
+def test_score_the_api_example(client: FlaskClient) -> None:
+    response = client.post("/v1/score", json=EXAMPLE)
+    assert response.status_code == 200
+    body = response.get_json()
+    assert [(p["id"], p["points"], p["reason"]) for p in body["patterns"]] == [
+        ("3.1", 10, "pung of Red")
+    ]
+    assert (body["points"], body["limit"], body["score"]) == (10, "none", 10)
+    assert body["payments"] == {"E": -10, "S": 30, "W": -10, "N": -10}
+    assert body["rules"] == {
+        "version": "3.3",
+        "payoff": "formal",
+        "standard_value": 25,
+        "minimum": 0,
+        "bonus_tiles": False,
+    }
+    hand = body["hand"]
+    assert hand["form"] == "standard" and hand["concealed"] is False
+    assert hand["pair"] == "55s"
+    assert hand["tiles"] == "123m789p23455s777z"
+    assert hand["glyphs"] == "🀇🀈🀉🀟🀠🀡🀑🀒🀓🀔🀔🀄🀄🀄"
+    assert [s["tiles"] for s in hand["sets"]] == ["777z", "123m", "789p", "234s"]
+    assert [s["completed_by_win"] for s in hand["sets"]] == [False, False, False, True]
+
+
+def test_tiles_may_be_a_list(client: FlaskClient) -> None:
+    tiles = ["1m", "2m", "3m", "7p", "8p", "9p", "2s", "3s", "4s", "5s", "5s"]
+    body = dict(EXAMPLE, hand=dict(EXAMPLE["hand"], tiles=tiles))
+    assert client.post("/v1/score", json=body).get_json()["score"] == 10
+
+
+def test_request_id_is_echoed_or_made(client: FlaskClient) -> None:
+    echoed = client.post("/v1/score", json=EXAMPLE, headers={"X-Request-ID": "abc-123"})
+    assert echoed.headers["X-Request-ID"] == "abc-123"
+    made = client.get("/livez")
+    assert len(made.headers["X-Request-ID"]) == 32
+    hostile = client.get("/livez", headers={"X-Request-ID": "x" * 500})
+    assert hostile.headers["X-Request-ID"] != "x" * 500
+    failed = client.post("/v1/score", json={}, headers={"X-Request-ID": "req-9"})
+    assert failed.get_json()["request_id"] == "req-9"
+
+
+def test_security_headers(client: FlaskClient) -> None:
+    response = client.get("/livez")
+    assert response.headers["X-Content-Type-Options"] == "nosniff"
+    assert "Server" not in response.headers
+
+
+def test_malformed_json(client: FlaskClient) -> None:
+    response = client.post("/v1/score", data="{nope", content_type="application/json")
+    problem(response, 400, "malformed_json")
+
+
+@pytest.mark.parametrize("body", ["NaN", '{"a": NaN}', "[" * 5000, '"\\ud800"'])
+def test_hostile_json_is_malformed(client: FlaskClient, body: str) -> None:
+    response = client.post("/v1/score", data=body, content_type="application/json")
+    problem(response, 400, "malformed_json")
+
+
+def test_payload_too_large(client: FlaskClient) -> None:
+    response = client.post(
+        "/v1/score", data=b" " * (3 * 1024 * 1024), content_type="application/json"
+    )
+    problem(response, 413, "payload_too_large")
+
+
+@pytest.mark.parametrize("content_type", [None, "text/plain", "application/x-www-form-urlencoded"])
+def test_unsupported_media_type(client: FlaskClient, content_type: str | None) -> None:
+    response = client.post("/v1/score", data="{}", content_type=content_type)
+    problem(response, 415, "unsupported_media_type")
+
+
+@pytest.mark.parametrize(
+    ("change", "path"),
+    [
+        (lambda b: b["hand"].update(extra=1), "hand.extra"),
+        (lambda b: b.update(extra=1), "extra"),
+        (lambda b: b["hand"].update(tiles="123m456p789s0m"), "hand.tiles"),
+        (lambda b: b["hand"].update(tiles="123m456p78s 8z"), "hand.tiles"),
+        (lambda b: b["hand"].update(tiles=123), "hand.tiles"),
+        (lambda b: b["hand"].update(winning_tile="4s5s"), "hand.winning_tile"),
+        (lambda b: b["hand"]["melds"][0].update(kind="set"), "hand.melds[0].kind"),
+        (lambda b: b["hand"]["melds"][0].update(tiles="777x"), "hand.melds[0].tiles"),
+        (lambda b: b["hand"]["melds"][0].update(concealed="yes"), "hand.melds[0].concealed"),
+        (lambda b: b["win"].update(by="tsumo"), "win.by"),
+        (lambda b: b["win"].update(seat="X"), "win.seat"),
+        (lambda b: b["win"].update(last_tile=1), "win.last_tile"),
+        (lambda b: b["win"].pop("seat"), "win.seat"),
+        (lambda b: b.update(rules={"version": "4.0"}), "rules.version"),
+        (lambda b: b.update(rules={"standard_value": 25.5}), "rules.standard_value"),
+        (lambda b: b.update(rules={"standard_value": 0}), "rules.standard_value"),
+        (lambda b: b.update(rules={"minimum": True}), "rules.minimum"),
+        (lambda b: b.update(rules={"payoff": "pao"}), "rules.payoff"),
+        (lambda b: b["hand"].update(flowers=[1, 1]), "hand.flowers"),
+        (lambda b: b["hand"].update(seasons=[5]), "hand.seasons[0]"),
+    ],
+)
+def test_invalid_request_names_the_field(client: FlaskClient, change: Any, path: str) -> None:
+    body = score_request("123m789p23455s", "4s", by="discard", discarder="W",
+                         melds=[{"kind": "pung", "tiles": "777z"}])  # fmt: skip
+    change(body)
+    found = problem(client.post("/v1/score", json=body), 422, "invalid_request")
+    assert path in paths(found)
+    assert all(error["message"] for error in found["errors"])
+
+
+def test_body_must_be_an_object(client: FlaskClient) -> None:
+    found = problem(client.post("/v1/score", json=[1, 2]), 422, "invalid_request")
+    assert paths(found) == ["$"]
+
+
+@pytest.mark.parametrize(
+    ("tiles", "winning", "melds", "path"),
+    [
+        ("123m789p23455s", "4s", [], "hand.tiles"),  # 13 tiles
+        ("1111m789p23455s", "4s", [{"kind": "pung", "tiles": "111m"}], "hand.tiles"),
+        ("11111m789p2345s", "4s", [], "hand"),  # a fifth 1m
+        ("123m789p23455s", "4s", [{"kind": "chow", "tiles": "789m1p"[:4]}], "hand.melds[0].tiles"),
+        ("123m789p23455s", "4s", [{"kind": "chow", "tiles": "123z"}], "hand.melds[0].tiles"),
+        ("123m789p23455s", "4s", [{"kind": "pung", "tiles": "778z"}], "hand.melds[0].tiles"),
+        ("123m789p23455s", "4s", [{"kind": "kong", "tiles": "777z"}], "hand.melds[0].tiles"),
+        ("123m789p23455s", "4s",
+         [{"kind": "pung", "tiles": "777z", "concealed": True}], "hand.melds[0].concealed"),
+        ("123m789p23455s", "9s", [{"kind": "pung", "tiles": "777z"}], "hand.winning_tile"),
+    ],
+)  # fmt: skip
+def test_invalid_hand(
+    client: FlaskClient, tiles: str, winning: str, melds: list[dict[str, Any]], path: str
+) -> None:
+    body = score_request(tiles, winning, melds=melds)
+    assert paths(problem(client.post("/v1/score", json=body), 422, "invalid_hand")) == [path]
+
+
+@pytest.mark.parametrize(
+    ("win", "path"),
+    [
+        ({"by": "self_draw", "robbing_kong": True}, "win.robbing_kong"),
+        ({"by": "self_draw", "kong_replacement": True}, "win.kong_replacement"),
+        ({"by": "discard", "discarder": "S"}, "win.discarder"),
+        ({"by": "discard"}, "win.discarder"),
+        ({"by": "self_draw", "discarder": "E"}, "win.discarder"),
+        ({"by": "self_draw", "responsible": "E"}, "win.responsible"),
+        ({"by": "discard", "discarder": "E", "responsible": "S"}, "win.responsible"),
+        ({"by": "self_draw", "first_turn": True}, "win.first_turn"),
+        ({"by": "discard", "discarder": "W", "first_turn": True}, "win.first_turn"),
+    ],
+)
+def test_invalid_context(client: FlaskClient, win: dict[str, Any], path: str) -> None:
+    body = score_request("123m456p789s2355s4s"[:-2] + "4s", "4s")
+    body["win"] = {"seat": "S", **win}
+    assert paths(problem(client.post("/v1/score", json=body), 422, "invalid_context")) == [path]
+
+
+def test_not_a_winning_hand(client: FlaskClient) -> None:
+    body = score_request("123m456p789s2359s", "9s")
+    problem(client.post("/v1/score", json=body), 422, "not_a_winning_hand")
+
+
+def test_below_minimum_still_carries_the_breakdown(client: FlaskClient) -> None:
+    chicken = score_request(
+        "234m678p345s99s",
+        "9s",
+        by="discard",
+        discarder="E",
+        melds=[{"kind": "chow", "tiles": "567s"}],
+        rules={"minimum": 5},
+    )
+    found = problem(client.post("/v1/score", json=chicken), 422, "below_minimum")
+    assert found["breakdown"]["score"] == 1
+    assert found["breakdown"]["patterns"][0]["id"] == "0"
+    assert "payments" not in found["breakdown"]
+
+
+def test_not_found(client: FlaskClient) -> None:
+    problem(client.get("/v2/score"), 404, "not_found")
+
+
+def test_method_not_allowed_keeps_allow(client: FlaskClient) -> None:
+    response = client.get("/v1/score")
+    problem(response, 405, "method_not_allowed")
+    assert "POST" in response.headers["Allow"]
+
+
+def test_an_unexpected_failure_is_a_bare_500(
+    app: Flask, client: FlaskClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def explode(payload: Any) -> dict[str, Any]:
+        raise RuntimeError("secret internals")
+
+    monkeypatch.setattr(engine, "score", explode)
+    response = client.post("/v1/score", json=EXAMPLE)
+    body = problem(response, 500, "internal_error")
+    assert "secret" not in response.get_data(as_text=True)
+    assert "Traceback" not in response.get_data(as_text=True)
+    assert body["request_id"] == response.headers["X-Request-ID"]
+
+
+def test_batch_keeps_order_and_isolates_bad_items(client: FlaskClient) -> None:
+    items = [EXAMPLE, {"hand": {}}, score_request("123m456p789s2359s", "9s"), EXAMPLE]
+    response = client.post("/v1/score/batch", json={"items": items})
+    assert response.status_code == 200
+    results = response.get_json()["results"]
+    assert [r["status"] for r in results] == [200, 422, 422, 200]
+    assert results[1]["body"]["code"] == "invalid_request"
+    assert results[2]["body"]["code"] == "not_a_winning_hand"
+    assert results[0]["body"] == results[3]["body"] == client.post("/v1/score", json=EXAMPLE).json
+
+
+def test_batch_limits(client: FlaskClient) -> None:
+    assert client.post("/v1/score/batch", json={"items": []}).get_json() == {"results": []}
+    too_many = client.post("/v1/score/batch", json={"items": [EXAMPLE] * 1001})
+    assert paths(problem(too_many, 422, "invalid_request")) == ["items"]
+    problem(client.post("/v1/score/batch", json={"item": []}), 422, "invalid_request")
+
+
+def test_batch_of_a_thousand(client: FlaskClient) -> None:
+    response = client.post("/v1/score/batch", json={"items": [EXAMPLE] * 1000})
+    assert len(response.get_json()["results"]) == 1000
+
+
+def test_waits_on_a_nine_sided_wait(client: FlaskClient) -> None:
+    response = client.post("/v1/waits", json=NINE_GATES)
+    assert response.status_code == 200
+    waits = response.get_json()["waits"]
+    assert [w["tile"] for w in waits] == [f"{n}m" for n in range(1, 10)]
+    assert [w["remaining"] for w in waits] == [1, 3, 3, 3, 3, 3, 3, 3, 1]
+    assert waits[0]["glyph"] == "🀇"
+    for wait in waits:
+        for way in ("self_draw", "discard"):
+            assert wait[way]["score"] == 480
+            assert wait[way]["patterns"][0]["id"] == "2.2"
+            assert "payments" not in wait[way]
+
+
+def test_waits_on_nothing_is_an_empty_list(client: FlaskClient) -> None:
+    body = {"hand": {"tiles": "147m258p369s1234z"}, "win": {"seat": "E"}}
+    assert client.post("/v1/waits", json=body).get_json() == {"waits": []}
+
+
+def test_a_tile_all_four_held_is_no_wait(client: FlaskClient) -> None:
+    # 1111m 234p 567s 789s + 5z waits only on 5z: 1m would be a fifth copy.
+    body = {"hand": {"tiles": "1111m234p567s789s5z"}, "win": {"seat": "E"}}
+    waits = client.post("/v1/waits", json=body).get_json()["waits"]
+    assert [w["tile"] for w in waits] == ["5z"]
+
+
+def test_waits_where_the_context_rules_out_one_way(client: FlaskClient) -> None:
+    body = {
+        "hand": {"tiles": "123m456p789s2355s", "melds": []},
+        "win": {"seat": "S", "robbing_kong": True},
+    }
+    waits = client.post("/v1/waits", json=body).get_json()["waits"]
+    assert [w["tile"] for w in waits] == ["1s", "4s"]
+    assert all(w["self_draw"] is None and w["discard"]["score"] == 20 for w in waits)
+
+
+def test_waits_errors(client: FlaskClient) -> None:
+    short = {"hand": {"tiles": "123m"}, "win": {"seat": "E"}}
+    problem(client.post("/v1/waits", json=short), 422, "invalid_hand")
+    extra = {"hand": {"tiles": "1112345678999m", "winning_tile": "1m"}, "win": {"seat": "E"}}
+    assert "hand.winning_tile" in paths(
+        problem(client.post("/v1/waits", json=extra), 422, "invalid_request")
+    )
+    both = {"hand": {"tiles": "1112345678999m"},
+            "win": {"seat": "E", "robbing_kong": True, "kong_replacement": True}}  # fmt: skip
+    problem(client.post("/v1/waits", json=both), 422, "invalid_context")
+
+
+@pytest.mark.parametrize(("version", "pure_one_suit"), [("3.3", 80), ("2.51", 100)])
+def test_patterns_catalogue(client: FlaskClient, version: str, pure_one_suit: int) -> None:
+    body = client.get(f"/v1/patterns?version={version}").get_json()
+    assert body["version"] == version
+    by_id = {p["id"]: p for p in body["patterns"]}
+    assert len(by_id) == 48  # the 44 official patterns and the 4 of the bonus-tile mod
+    assert by_id["2.1.2"]["value"] == pure_one_suit
+    assert by_id["3.1"]["chinese"] == "番牌" and by_id["4.3.2"]["series"] == "4.3"
+    assert by_id["10.1"]["category"] == "Irregular Hands"
+
+
+def test_patterns_default_and_errors(client: FlaskClient) -> None:
+    assert client.get("/v1/patterns").get_json()["version"] == "3.3"
+    problem(client.get("/v1/patterns?version=9"), 422, "invalid_request")
+    problem(client.get("/v1/patterns?lang=fr"), 422, "invalid_request")
+
+
+def test_rules(client: FlaskClient) -> None:
+    body = client.get("/v1/rules").get_json()
+    assert body["versions"] == ["3.3", "2.51"]
+    assert [p["id"] for p in body["payoffs"]] == [
+        "formal", "uniform", "discarder_pays_all", "discarder_pays_double"
+    ]  # fmt: skip
+    assert body["defaults"]["standard_value"] == 25
+    assert body["limits"]["batch_items"] == 1000
+
+
+def test_health(client: FlaskClient) -> None:
+    assert client.get("/livez").get_json() == {"status": "ok"}
+    assert client.get("/readyz").get_json() == {"status": "ready"}
+
+
+def test_readyz_fails_when_scoring_does(
+    client: FlaskClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(engine, "score", lambda payload: 1 / 0)
+    problem(client.get("/readyz"), 503, "not_ready")
+
+
+def test_openapi_is_served(client: FlaskClient) -> None:
+    response = client.get("/openapi.yaml")
+    assert response.status_code == 200
+    assert response.data == SPEC_PATH.read_bytes()
+
+
+def test_cors_default_allows_any_origin(client: FlaskClient) -> None:
+    response = client.post("/v1/score", json=EXAMPLE, headers={"Origin": "https://app.example"})
+    assert response.headers["Access-Control-Allow-Origin"] == "*"
+    assert "Access-Control-Allow-Credentials" not in response.headers
+
+
+def test_cors_preflight(client: FlaskClient) -> None:
+    response = client.options(
+        "/v1/score",
+        headers={"Origin": "https://app.example", "Access-Control-Request-Method": "POST"},
+    )
+    assert response.status_code == 200
+    assert "POST" in response.headers["Access-Control-Allow-Methods"]
+
+
+def test_cors_restricted_origins() -> None:
+    app = create_app({"CORS_ORIGINS": "https://good.example"})
+    app.test_client_class = ContractClient
+    client = app.test_client()
+    good = client.get("/livez", headers={"Origin": "https://good.example"})
+    assert good.headers["Access-Control-Allow-Origin"] == "https://good.example"
+    assert "Origin" in good.headers["Vary"]
+    bad = client.get("/livez", headers={"Origin": "https://evil.example"})
+    assert "Access-Control-Allow-Origin" not in bad.headers
