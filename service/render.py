@@ -3,16 +3,27 @@
 from __future__ import annotations
 
 from dataclasses import asdict
+from functools import lru_cache
 from typing import Any
 
 from .domain import tiles as t
-from .domain.hand import Rules
+from .domain.hand import Meld, Rules
 from .domain.scoring import Counted, Score
 from .domain.waits import Wait
 
 
 def rules(applied: Rules) -> dict[str, Any]:
+    return dict(_rules(applied))
+
+
+@lru_cache(maxsize=256)
+def _rules(applied: Rules) -> dict[str, Any]:
     return asdict(applied)
+
+
+@lru_cache(maxsize=4096)
+def _set(meld: Meld) -> tuple[str, str, str, bool]:
+    return meld.kind, t.compact(meld.tiles), t.glyphs(meld.tiles), meld.concealed
 
 
 def _pattern(counted: Counted) -> dict[str, Any]:
@@ -31,7 +42,7 @@ def _pattern(counted: Counted) -> dict[str, Any]:
 def _hand(score: Score) -> dict[str, Any]:
     situation = score.situation
     arrangement = score.arrangement
-    every_tile = [tile for tile, c in enumerate(situation.counts) for _ in range(c)]
+    every_tile = tuple(tile for tile, c in enumerate(situation.counts) for _ in range(c))
     hand: dict[str, Any] = {
         "form": arrangement.form,
         "concealed": situation.concealed,
@@ -40,15 +51,16 @@ def _hand(score: Score) -> dict[str, Any]:
         "winning_tile": t.compact([situation.hand.winning_tile]),
     }
     if arrangement.form == "standard":
+        winning = arrangement.winning
         hand["sets"] = [
             {
-                "kind": meld.kind,
-                "tiles": t.compact(meld.tiles),
-                "glyphs": t.glyphs(meld.tiles),
-                "concealed": meld.concealed,
-                "completed_by_win": index == arrangement.winning,
+                "kind": kind,
+                "tiles": tiles,
+                "glyphs": glyphs,
+                "concealed": concealed,
+                "completed_by_win": index == winning,
             }
-            for index, meld in enumerate(arrangement.sets)
+            for index, (kind, tiles, glyphs, concealed) in enumerate(map(_set, arrangement.sets))
         ]
         hand["pair"] = t.compact((arrangement.pair, arrangement.pair))
     elif arrangement.form == "seven_pairs":

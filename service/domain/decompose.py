@@ -16,6 +16,12 @@ from .hand import CHOW, PUNG, Meld
 
 Form = Literal["standard", "seven_pairs", "thirteen_terminals"]
 
+# Features of a hand a pattern may need (Pattern.needs): the evaluation skips the patterns
+# whose needs the arrangement lacks, without calling their predicates.
+CHOWS_2, CHOWS_3, CHOWS_4 = 1, 2, 4
+TRIPLETS_2, TRIPLETS_3, TRIPLETS_4 = 8, 16, 32
+CONCEALED_2, HONOUR_TRIPLET, KONG, WIN_FLAG = 64, 128, 256, 512
+
 # One suit's reading: the pair's offset (-1 for none) and the sets as (is_chow, offset).
 _Reading = tuple[int, tuple[tuple[bool, int], ...]]
 
@@ -30,8 +36,8 @@ class Arrangement:
     pattern predicate asks for them.
     """
 
-    __slots__ = ("chows", "concealed_triplets", "form", "pair", "pairs", "sets", "triplets",
-                 "winning")  # fmt: skip
+    __slots__ = ("chows", "concealed_triplets", "features", "form", "pair", "pairs", "sets",
+                 "triplets", "winning")  # fmt: skip
 
     def __init__(
         self,
@@ -48,7 +54,18 @@ class Arrangement:
         self.winning = winning
         self.chows = tuple(sorted(meld.tile for meld in sets if meld.kind == CHOW))
         self.triplets = tuple(sorted(meld.tile for meld in sets if meld.kind != CHOW))
-        self.concealed_triplets = sum(1 for m in sets if m.kind != CHOW and m.concealed)
+        self.concealed_triplets = concealed = sum(1 for m in sets if m.kind != CHOW and m.concealed)
+        chows, triplets = len(self.chows), len(self.triplets)
+        self.features = (
+            (CHOWS_2 if chows >= 2 else 0)
+            | (CHOWS_3 if chows >= 3 else 0)
+            | (CHOWS_4 if chows == 4 else 0)
+            | (TRIPLETS_2 if triplets >= 2 else 0)
+            | (TRIPLETS_3 if triplets >= 3 else 0)
+            | (TRIPLETS_4 if triplets == 4 else 0)
+            | (CONCEALED_2 if concealed >= 2 else 0)
+            | (HONOUR_TRIPLET if triplets and self.triplets[-1] >= t.EAST else 0)
+        )
 
 
 def arrangements(

@@ -9,12 +9,27 @@ version or a variant is a table edit (RULES.md §3; descriptions from sources/00
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass
 from typing import NamedTuple
 
 from . import tiles as t
-from .decompose import Arrangement, Form
+from .decompose import (
+    CHOWS_2,
+    CHOWS_3,
+    CHOWS_4,
+    CONCEALED_2,
+    HONOUR_TRIPLET,
+    TRIPLETS_2,
+    TRIPLETS_3,
+    TRIPLETS_4,
+    WIN_FLAG,
+    Arrangement,
+    Form,
+)
+from .decompose import (
+    KONG as HAS_KONG,
+)
 from .hand import CHOW, KONG, Hand, Meld, Rules, Win
 
 
@@ -23,43 +38,55 @@ class Hit(NamedTuple):
     reason: str
 
 
-@dataclass(slots=True)
+def _mask(tiles: Iterable[int]) -> int:
+    mask = 0
+    for tile in tiles:
+        mask |= 1 << tile
+    return mask
+
+
+SUIT_MASKS = tuple(_mask(range(base, base + 9)) for base in (0, 9, 18))
+MIDDLE = _mask(tile for tile in range(t.EAST) if 2 <= t.number(tile) <= 8)
+ORPHANS = _mask(t.ORPHANS)
+TERMINALS = _mask(t.TERMINALS)
+HONOURS = _mask(range(t.EAST, t.KINDS))
+
+
 class Situation:
-    """What is true of the won hand whatever its arrangement; built once per hand."""
+    """What is true of the won hand whatever its arrangement; built once per hand.
 
-    hand: Hand
-    melds: tuple[Meld, ...]
-    win: Win
-    rules: Rules
-    counts: list[int]  # every tile of the hand, kongs with four
-    seat_wind: int = field(init=False)
-    kinds: list[int] = field(init=False)
-    suits: set[int] = field(init=False)
-    honours: bool = field(init=False)
-    concealed: bool = field(init=False)
-    value_honours: tuple[int, ...] = field(init=False)
-    kongs: tuple[int, ...] = field(init=False)
-    only: frozenset[str] = field(init=False)
+    ``mask`` has bit n set when tile kind n is in the hand: "only terminals" and "which
+    suits" become one integer operation each.
+    """
 
-    def __post_init__(self) -> None:
-        self.seat_wind = t.seat_wind(self.win.seat)
+    __slots__ = ("concealed", "counts", "features", "hand", "kongs", "mask", "melds", "rules",
+                 "seat_wind", "suits", "value_honours", "win")  # fmt: skip
+
+    def __init__(
+        self, hand: Hand, melds: tuple[Meld, ...], win: Win, rules: Rules, counts: list[int]
+    ) -> None:
+        self.hand = hand
+        self.melds = melds
+        self.win = win
+        self.rules = rules
+        self.counts = counts  # every tile of the hand, kongs with four
+        self.seat_wind = t.seat_wind(win.seat)
         self.value_honours = (*t.DRAGONS, self.seat_wind)
-        self.kongs = tuple(meld.tile for meld in self.melds if meld.kind == KONG)
-        self.kinds = [tile for tile, c in enumerate(self.counts) if c]
-        self.suits = {t.suit(tile) for tile in self.kinds if not t.is_honour(tile)}
-        self.honours = self.kinds[-1] >= t.EAST
-        self.concealed = all(meld.concealed for meld in self.melds)
-        # Which of the tile groups below the hand is made of entirely.
-        self.only = frozenset(
-            group for group, allowed in _GROUPS.items() if all(x in allowed for x in self.kinds)
-        )
+        self.kongs = tuple(meld.tile for meld in melds if meld.kind == KONG)
+        self.concealed = all(meld.concealed for meld in melds)
+        self.mask = mask = _mask(tile for tile, c in enumerate(counts) if c)
+        self.suits = [suit for suit in range(3) if mask & SUIT_MASKS[suit]]
+        flagged = win.last_tile or win.kong_replacement or win.robbing_kong or win.first_turn
+        self.features = (HAS_KONG if self.kongs else 0) | (WIN_FLAG if flagged else 0)
 
+    def only(self, group: int) -> bool:
+        """Whether every tile of the hand is in ``group`` (a mask)."""
+        return not self.mask & ~group
 
-_GROUPS = {
-    "middle": frozenset(tile for tile in range(t.EAST) if 2 <= t.number(tile) <= 8),
-    "orphans": frozenset(t.ORPHANS),
-    "terminals": frozenset(t.TERMINALS),
-}
+    @property
+    def honours(self) -> bool:
+        return bool(self.mask & HONOURS)
+
 
 Predicate = Callable[[Arrangement, Situation], Hit | None]
 
@@ -74,6 +101,8 @@ class Pattern:
     ``values`` maps each rule version to the pattern's value (per set or per tile where
     ``per`` says so). ``forms`` are the hand forms it can apply to, per version where they
     differ. ``stacks``: counted alongside the other patterns of its series (bonus tiles).
+    ``needs``: features (decompose.CHOWS_2 ...) without which the predicate cannot hold, so
+    that it is not even asked.
     """
 
     id: str
@@ -86,6 +115,7 @@ class Pattern:
     forms: Mapping[str, frozenset[Form]] | frozenset[Form] = STANDARD
     per: str | None = None
     stacks: bool = False
+    needs: int = 0
 
     @property
     def series(self) -> str:
@@ -140,7 +170,7 @@ def concealed_hand(arrangement: Arrangement, hand: Situation) -> Hit | None:
 
 def no_terminals(arrangement: Arrangement, hand: Situation) -> Hit | None:
     """斷么九 No Terminals: only number tiles 2 to 8."""
-    return Hit(1, "only 2-8 number tiles") if "middle" in hand.only else None
+    return Hit(1, "only 2-8 number tiles") if hand.only(MIDDLE) else None
 
 
 # 2 One-suit patterns
@@ -223,7 +253,7 @@ def _big_three(honours: tuple[int, ...], size: int) -> Predicate:
 
 def all_honors(arrangement: Arrangement, hand: Situation) -> Hit | None:
     """字一色 All Honors: honour tiles only."""
-    return Hit(1, "honour tiles only") if hand.kinds[0] >= t.EAST else None
+    return Hit(1, "honour tiles only") if hand.only(HONOURS) else None
 
 
 # 4 Triplets and kong
@@ -362,12 +392,12 @@ def mixed_greater_terminals(arrangement: Arrangement, hand: Situation) -> Hit | 
     Never a Thirteen Terminals hand (RULES.md §4.7): the table's forms leave it out. In the
     standard form, tiles that are all terminals and honours can only make triplets.
     """
-    return Hit(1, "terminals and honours only") if "orphans" in hand.only else None
+    return Hit(1, "terminals and honours only") if hand.only(ORPHANS) else None
 
 
 def pure_greater_terminals(arrangement: Arrangement, hand: Situation) -> Hit | None:
     """清么九 Pure Greater Terminals: terminal number tiles (1 and 9) only."""
-    return Hit(1, "1s and 9s only") if "terminals" in hand.only else None
+    return Hit(1, "1s and 9s only") if hand.only(TERMINALS) else None
 
 
 # 9 Incidental bonuses
@@ -452,54 +482,57 @@ def _p(
     forms: Mapping[str, frozenset[Form]] | frozenset[Form] = STANDARD,
     per: str | None = None,
     stacks: bool = False,
+    needs: int = 0,
 ) -> Pattern:
     category = CATEGORIES[id.split(".")[0]]
-    return Pattern(id, name, chinese, category, values, description, predicate, forms, per, stacks)
+    return Pattern(
+        id, name, chinese, category, values, description, predicate, forms, per, stacks, needs
+    )
 
 
 CATALOGUE: tuple[Pattern, ...] = (
-    _p("1.1", "All Sequences", "平和", _same(5), "Four chows and a pair; no condition on the pair, the wait or concealment.", all_sequences),
+    _p("1.1", "All Sequences", "平和", _same(5), "Four chows and a pair; no condition on the pair, the wait or concealment.", all_sequences, needs=CHOWS_4),
     _p("1.2", "Concealed Hand", "門前清", _same(5), "A regular hand with no exposed meld; winning on a discard and concealed kongs are fine. In v2.51 Seven Pairs is always concealed too.", concealed_hand, forms={"3.3": STANDARD, "2.51": NOT_THIRTEEN}),
     _p("1.3", "No Terminals", "斷么九", _same(5), "Only number tiles 2 to 8: no terminals, no honours.", no_terminals, forms=ANY_FORM),
     _p("2.1.1", "Mixed One-Suit", "混一色", _same(40), "Number tiles of one suit, plus honour tiles.", mixed_one_suit, forms=ANY_FORM),
     _p("2.1.2", "Pure One-Suit", "清一色", _values(80, 100), "Number tiles of one suit only.", pure_one_suit, forms=ANY_FORM),
     _p("2.2", "Nine Gates", "九蓮寶燈", _same(480), "1112345678999 of one suit held (the nine-sided wait), won on any tile of that suit.", nine_gates),
-    _p("3.1", "Value Honor", "番牌", _same(10), "Each pung or kong of a dragon or of the seat wind; there is no prevailing wind.", value_honor, per="set"),
-    _p("3.2.1", "Small Three Dragons", "小三元", _same(40), "Two dragon pungs or kongs and a pair of the third dragon.", _small_three(DRAGONS, 3)),
-    _p("3.2.2", "Big Three Dragons", "大三元", _same(130), "Pungs or kongs of all three dragons.", _big_three(DRAGONS, 3)),
-    _p("3.3.1", "Small Three Winds", "小三風", _values(30, 25), "Two wind pungs or kongs and a pair of a third wind.", _small_three(WINDS, 3)),
-    _p("3.3.2", "Big Three Winds", "大三風", _same(120), "Pungs or kongs of three winds.", _big_three(WINDS, 3)),
-    _p("3.3.3", "Small Four Winds", "小四喜", _same(320), "Three wind pungs or kongs and a pair of the fourth wind.", _small_three(WINDS, 4)),
-    _p("3.3.4", "Big Four Winds", "大四喜", _same(400), "Pungs or kongs of all four winds.", _big_three(WINDS, 4)),
+    _p("3.1", "Value Honor", "番牌", _same(10), "Each pung or kong of a dragon or of the seat wind; there is no prevailing wind.", value_honor, per="set", needs=HONOUR_TRIPLET),
+    _p("3.2.1", "Small Three Dragons", "小三元", _same(40), "Two dragon pungs or kongs and a pair of the third dragon.", _small_three(DRAGONS, 3), needs=HONOUR_TRIPLET | TRIPLETS_2),
+    _p("3.2.2", "Big Three Dragons", "大三元", _same(130), "Pungs or kongs of all three dragons.", _big_three(DRAGONS, 3), needs=HONOUR_TRIPLET | TRIPLETS_3),
+    _p("3.3.1", "Small Three Winds", "小三風", _values(30, 25), "Two wind pungs or kongs and a pair of a third wind.", _small_three(WINDS, 3), needs=HONOUR_TRIPLET | TRIPLETS_2),
+    _p("3.3.2", "Big Three Winds", "大三風", _same(120), "Pungs or kongs of three winds.", _big_three(WINDS, 3), needs=HONOUR_TRIPLET | TRIPLETS_3),
+    _p("3.3.3", "Small Four Winds", "小四喜", _same(320), "Three wind pungs or kongs and a pair of the fourth wind.", _small_three(WINDS, 4), needs=HONOUR_TRIPLET | TRIPLETS_3),
+    _p("3.3.4", "Big Four Winds", "大四喜", _same(400), "Pungs or kongs of all four winds.", _big_three(WINDS, 4), needs=HONOUR_TRIPLET | TRIPLETS_4),
     _p("3.4", "All Honors", "字一色", _same(320), "Honour tiles only.", all_honors, forms=ANY_FORM),
-    _p("4.1", "All Triplets", "對對和", _values(30, 40), "Four pungs or kongs.", all_triplets),
-    _p("4.2.1", "Two Concealed Triplets", "二暗刻", _same(5), "Two concealed pungs or kongs: every tile drawn by the winner, none the winning discard.", _concealed_triplets(2)),
-    _p("4.2.2", "Three Concealed Triplets", "三暗刻", _values(30, 25), "Three concealed pungs or kongs.", _concealed_triplets(3)),
-    _p("4.2.3", "Four Concealed Triplets", "四暗刻", _values(125, 115), "Four concealed pungs or kongs.", _concealed_triplets(4)),
-    _p("4.3.1", "One Kong", "一槓", _same(5), "One kong, exposed or concealed.", _kongs(1)),
-    _p("4.3.2", "Two Kong", "二槓", _same(20), "Two kongs.", _kongs(2)),
-    _p("4.3.3", "Three Kong", "三槓", _same(120), "Three kongs.", _kongs(3)),
-    _p("4.3.4", "Four Kong", "四槓", _same(480), "Four kongs.", _kongs(4)),
-    _p("5.1.1", "Two Identical Sequences", "一般高", _same(10), "Two identical chows (same suit, same numbers).", _identical(2)),
-    _p("5.1.2", "Two Identical Sequences Twice", "兩般高", _values(60, 55), "Two different pairs of identical chows.", _identical(2, groups=2)),
-    _p("5.1.3", "Three Identical Sequences", "一色三同順", _same(120), "Three identical chows.", _identical(3)),
-    _p("5.1.4", "Four Identical Sequences", "一色四同順", _same(480), "Four identical chows.", _identical(4)),
-    _p("6.1", "Three Similar Sequences", "三色同順", _same(35), "The same chow in all three suits.", three_similar_sequences),
-    _p("6.2.1", "Small Three Similar Triplets", "三色小同刻", _values(30, 25), "Pungs or kongs of one number in two suits, the pair of that number in the third.", small_three_similar_triplets),
-    _p("6.2.2", "Three Similar Triplets", "三色同刻", _same(120), "Pungs or kongs of one number in all three suits.", three_similar_triplets),
-    _p("7.1", "Nine-Tile Straight", "一氣通貫", _same(40), "The chows 123, 456 and 789 of one suit.", nine_tile_straight),
-    _p("7.2.1", "Three Consecutive Triplets", "三連刻", _same(100), "Pungs or kongs of three consecutive numbers of one suit.", _consecutive_triplets(3)),
-    _p("7.2.2", "Four Consecutive Triplets", "四連刻", _same(200), "Pungs or kongs of four consecutive numbers of one suit.", _consecutive_triplets(4)),
+    _p("4.1", "All Triplets", "對對和", _values(30, 40), "Four pungs or kongs.", all_triplets, needs=TRIPLETS_4),
+    _p("4.2.1", "Two Concealed Triplets", "二暗刻", _same(5), "Two concealed pungs or kongs: every tile drawn by the winner, none the winning discard.", _concealed_triplets(2), needs=CONCEALED_2),
+    _p("4.2.2", "Three Concealed Triplets", "三暗刻", _values(30, 25), "Three concealed pungs or kongs.", _concealed_triplets(3), needs=CONCEALED_2),
+    _p("4.2.3", "Four Concealed Triplets", "四暗刻", _values(125, 115), "Four concealed pungs or kongs.", _concealed_triplets(4), needs=CONCEALED_2),
+    _p("4.3.1", "One Kong", "一槓", _same(5), "One kong, exposed or concealed.", _kongs(1), needs=HAS_KONG),
+    _p("4.3.2", "Two Kong", "二槓", _same(20), "Two kongs.", _kongs(2), needs=HAS_KONG),
+    _p("4.3.3", "Three Kong", "三槓", _same(120), "Three kongs.", _kongs(3), needs=HAS_KONG),
+    _p("4.3.4", "Four Kong", "四槓", _same(480), "Four kongs.", _kongs(4), needs=HAS_KONG),
+    _p("5.1.1", "Two Identical Sequences", "一般高", _same(10), "Two identical chows (same suit, same numbers).", _identical(2), needs=CHOWS_2),
+    _p("5.1.2", "Two Identical Sequences Twice", "兩般高", _values(60, 55), "Two different pairs of identical chows.", _identical(2, groups=2), needs=CHOWS_4),
+    _p("5.1.3", "Three Identical Sequences", "一色三同順", _same(120), "Three identical chows.", _identical(3), needs=CHOWS_3),
+    _p("5.1.4", "Four Identical Sequences", "一色四同順", _same(480), "Four identical chows.", _identical(4), needs=CHOWS_4),
+    _p("6.1", "Three Similar Sequences", "三色同順", _same(35), "The same chow in all three suits.", three_similar_sequences, needs=CHOWS_3),
+    _p("6.2.1", "Small Three Similar Triplets", "三色小同刻", _values(30, 25), "Pungs or kongs of one number in two suits, the pair of that number in the third.", small_three_similar_triplets, needs=TRIPLETS_2),
+    _p("6.2.2", "Three Similar Triplets", "三色同刻", _same(120), "Pungs or kongs of one number in all three suits.", three_similar_triplets, needs=TRIPLETS_3),
+    _p("7.1", "Nine-Tile Straight", "一氣通貫", _same(40), "The chows 123, 456 and 789 of one suit.", nine_tile_straight, needs=CHOWS_3),
+    _p("7.2.1", "Three Consecutive Triplets", "三連刻", _same(100), "Pungs or kongs of three consecutive numbers of one suit.", _consecutive_triplets(3), needs=TRIPLETS_3),
+    _p("7.2.2", "Four Consecutive Triplets", "四連刻", _same(200), "Pungs or kongs of four consecutive numbers of one suit.", _consecutive_triplets(4), needs=TRIPLETS_4),
     _p("8.1.1", "Mixed Lesser Terminals", "混全帶么", _same(40), "Every set and the pair hold a terminal or an honour.", _lesser_terminals(t.ORPHANS)),
     _p("8.1.2", "Pure Lesser Terminals", "純全帶么", _same(50), "Every set and the pair hold a terminal (1 or 9).", _lesser_terminals(t.TERMINALS)),
     _p("8.1.3", "Mixed Greater Terminals", "混么九", _same(100), "An All Triplets or Seven Pairs hand of terminals and honours only; never Thirteen Terminals.", mixed_greater_terminals, forms=NOT_THIRTEEN),
     _p("8.1.4", "Pure Greater Terminals", "清么九", _same(400), "Terminal number tiles (1 and 9) only.", pure_greater_terminals, forms=NOT_THIRTEEN),
-    _p("9.1.1", "Final Draw", "海底撈月", _same(10), "A self-drawn win on the last tile of the wall.", _flag(lambda w: w.last_tile and w.self_drawn, "self-drawn last tile"), forms=ANY_FORM),
-    _p("9.1.2", "Final Discard", "河底撈魚", _same(10), "A win on the last discard of the hand.", _flag(lambda w: w.last_tile and not w.self_drawn, "last discard"), forms=ANY_FORM),
-    _p("9.2", "Win on Kong", "嶺上開花", _values(10, 15), "A self-drawn win on a kong's replacement tile.", _flag(lambda w: w.kong_replacement, "kong replacement tile"), forms=ANY_FORM),
-    _p("9.3", "Robbing a Kong", "搶槓", _values(10, 15), "A win on the tile another player adds to a pung to make a kong.", _flag(lambda w: w.robbing_kong, "robbed kong"), forms=ANY_FORM),
-    _p("9.4.1", "Blessing of Heaven", "天和", _values(155, 320), "East wins on the dealt 14 tiles.", _flag(lambda w: w.first_turn and w.seat == "E", "East's dealt hand"), forms=ANY_FORM),
-    _p("9.4.2", "Blessing of Earth", "地和", _values(155, 320), "Another player wins on East's first discard with the dealt 13 tiles.", _flag(lambda w: w.first_turn and w.seat != "E", "East's first discard"), forms=ANY_FORM),
+    _p("9.1.1", "Final Draw", "海底撈月", _same(10), "A self-drawn win on the last tile of the wall.", _flag(lambda w: w.last_tile and w.self_drawn, "self-drawn last tile"), forms=ANY_FORM, needs=WIN_FLAG),
+    _p("9.1.2", "Final Discard", "河底撈魚", _same(10), "A win on the last discard of the hand.", _flag(lambda w: w.last_tile and not w.self_drawn, "last discard"), forms=ANY_FORM, needs=WIN_FLAG),
+    _p("9.2", "Win on Kong", "嶺上開花", _values(10, 15), "A self-drawn win on a kong's replacement tile.", _flag(lambda w: w.kong_replacement, "kong replacement tile"), forms=ANY_FORM, needs=WIN_FLAG),
+    _p("9.3", "Robbing a Kong", "搶槓", _values(10, 15), "A win on the tile another player adds to a pung to make a kong.", _flag(lambda w: w.robbing_kong, "robbed kong"), forms=ANY_FORM, needs=WIN_FLAG),
+    _p("9.4.1", "Blessing of Heaven", "天和", _values(155, 320), "East wins on the dealt 14 tiles.", _flag(lambda w: w.first_turn and w.seat == "E", "East's dealt hand"), forms=ANY_FORM, needs=WIN_FLAG),
+    _p("9.4.2", "Blessing of Earth", "地和", _values(155, 320), "Another player wins on East's first discard with the dealt 13 tiles.", _flag(lambda w: w.first_turn and w.seat != "E", "East's first discard"), forms=ANY_FORM, needs=WIN_FLAG),
     _p("10.1", "Thirteen Terminals", "十三么九", _values(160, 320), "One of each terminal and honour, plus a pair of one of them.", _form("one of each terminal and honour"), forms=frozenset({"thirteen_terminals"})),
     _p("10.2", "Seven Pairs", "七對子", _values(30, 25), "Seven pairs; four alike not declared as a kong are two pairs.", _form("seven pairs"), forms=frozenset({"seven_pairs"})),
     _p("11.1.1", "Improper Flower/Season", "偏花", _same(2), "Bonus-tile mod: each flower or season not proper to the winner's seat.", _proper(False), forms=ANY_FORM, per="tile", stacks=True),

@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Literal, get_args
+from functools import cache
+from typing import Literal
 
 from . import tiles as t
 from .decompose import Arrangement, Form, arrangements
 from .errors import Problem
 from .hand import Hand, Meld, Rules, Win, check_context, check_winning_tile, declared_melds
-from .patterns import CATALOGUE, VERSIONS, Pattern, Situation
+from .patterns import CATALOGUE, VERSIONS, Pattern, Predicate, Situation
 
 LIMIT = 320
 Limit = Literal["none", "capped", "single_pattern"]
@@ -48,40 +49,49 @@ class Score:
     score: int
 
 
-def _plan(version: str, form: Form, bonus_tiles: bool) -> tuple[tuple[Pattern, ...], ...]:
+_Step = tuple[Predicate, Pattern, int, bool]  # predicate, pattern, value, stacks
+_PlanKey = tuple[str, Form, bool, int]  # version, form, bonus tiles, features
+
+
+@cache
+def _plan(key: _PlanKey) -> tuple[tuple[_Step, ...], ...]:
     """The patterns that can apply, as series in id order, each from its most valuable down.
 
-    Stacking series (bonus tiles) keep id order: all their patterns count.
+    Patterns whose ``needs`` the hand lacks are left out. Stacking series (bonus tiles) keep
+    id order: all their patterns count. Steps are plain tuples: this loop is the hottest of
+    the service, and there are only a few dozen distinct plans.
     """
+    version, form, bonus_tiles, features = key
     series: dict[str, list[Pattern]] = {}
     for pattern in CATALOGUE:
-        if pattern.applies_to(form, version) and (bonus_tiles or not pattern.bonus):
+        if (
+            pattern.applies_to(form, version)
+            and (bonus_tiles or not pattern.bonus)
+            and pattern.needs & features == pattern.needs
+        ):
             series.setdefault(pattern.series, []).append(pattern)
     return tuple(
-        tuple(members if members[0].stacks else sorted(members, key=lambda p: -p.values[version]))
+        tuple(
+            (p.predicate, p, p.values[version], p.stacks)
+            for p in (
+                members if members[0].stacks else sorted(members, key=lambda p: -p.values[version])
+            )
+        )
         for members in series.values()
     )
-
-
-_PLANS = {
-    (version, form, bonus): _plan(version, form, bonus)
-    for version in VERSIONS
-    for form in get_args(Form)
-    for bonus in (False, True)
-}
 
 
 def held_patterns(arrangement: Arrangement, hand: Situation) -> list[Counted]:
     """The patterns this arrangement holds, in id order: one per series but bonus tiles."""
     rules = hand.rules
-    version = rules.version
+    key = (rules.version, arrangement.form, rules.bonus_tiles, arrangement.features | hand.features)
     found = []
-    for series in _PLANS[version, arrangement.form, rules.bonus_tiles]:
-        for pattern in series:
-            hit = pattern.predicate(arrangement, hand)
+    for series in _plan(key):
+        for predicate, pattern, value, stacks in series:
+            hit = predicate(arrangement, hand)
             if hit is not None:
-                found.append(Counted(pattern, pattern.values[version], hit.times, hit.reason))
-                if not pattern.stacks:
+                found.append(Counted(pattern, value, hit.times, hit.reason))
+                if not stacks:
                     break
     return found
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Sequence
 from functools import lru_cache
+from typing import NoReturn
 
 SUITS = "mpsz"
 KINDS = 34
@@ -82,8 +83,28 @@ def parse(notation: str | Sequence[str]) -> list[int]:
     return tiles
 
 
+_WELL_FORMED = re.compile(r"(?:[1-9]+[mps]|[1-7]+z| )*")
+_GROUP_TEXT = re.compile(r"[0-9]+[mpsz]")
+
+
 def _parse_compact(text: str) -> list[int]:
+    if not _WELL_FORMED.fullmatch(text):
+        _explain(text)
     tiles: list[int] = []
+    for group in _GROUP_TEXT.findall(text):
+        tiles += _group(group)
+    return tiles
+
+
+@lru_cache(maxsize=4096)
+def _group(group: str) -> tuple[int, ...]:
+    # Cached: the same groups ("123m", "55z") come back in hand after hand.
+    letter = group[-1]
+    return tuple(_kind(int(digit), letter) for digit in group[:-1])
+
+
+def _explain(text: str) -> NoReturn:
+    """Raise the TileError that says where ``text`` goes wrong."""
     position = 0
     for group in text.split(" "):
         if not group:
@@ -102,7 +123,6 @@ def _parse_compact(text: str) -> list[int]:
                     raise TileError(
                         f"'{digit}{letter}' at character {where} is not a tile: {allowed}"
                     )
-                tiles.append(_kind(face, letter))
             end = match.end()
         if end != len(group):
             raise TileError(
@@ -110,7 +130,7 @@ def _parse_compact(text: str) -> list[int]:
                 " as digits followed by a suit letter m, p, s or z, e.g. '123m456p1155z'"
             )
         position += len(group) + 1
-    return tiles
+    raise TileError(f"cannot read {text!r} as tiles")  # not reached: a wrong text fails above
 
 
 def _kind(face: int, letter: str) -> int:
@@ -139,7 +159,12 @@ def _compact(tiles: tuple[int, ...]) -> str:
 
 def glyphs(tiles: Iterable[int]) -> str:
     """The same tiles as Unicode glyphs, in canonical order."""
-    return "".join(GLYPHS[tile] for tile in sorted(tiles))
+    return _glyphs(tuple(sorted(tiles)))
+
+
+@lru_cache(maxsize=8192)
+def _glyphs(tiles: tuple[int, ...]) -> str:
+    return "".join(GLYPHS[tile] for tile in tiles)
 
 
 def counts(tiles: Iterable[int]) -> list[int]:
