@@ -154,10 +154,10 @@ def test_body_must_be_an_object(client: FlaskClient) -> None:
     [
         ("123m789p23455s", "4s", [], "hand.tiles"),  # 13 tiles
         ("1111m789p23455s", "4s", [{"kind": "pung", "tiles": "111m"}], "hand.tiles"),
-        ("11111m789p2345s", "4s", [], "hand"),  # a fifth 1m
-        ("123m789p23455s", "4s", [{"kind": "chow", "tiles": "789m1p"[:4]}], "hand.melds[0].tiles"),
+        ("11111m789p234555s", "4s", [], "hand"),  # a fifth 1m
+        ("123m789p23455s", "4s", [{"kind": "chow", "tiles": ["8m", "9m", "1p"]}], "hand.melds[0].tiles"),
         ("123m789p23455s", "4s", [{"kind": "chow", "tiles": "123z"}], "hand.melds[0].tiles"),
-        ("123m789p23455s", "4s", [{"kind": "pung", "tiles": "778z"}], "hand.melds[0].tiles"),
+        ("123m789p23455s", "4s", [{"kind": "pung", "tiles": "677z"}], "hand.melds[0].tiles"),
         ("123m789p23455s", "4s", [{"kind": "kong", "tiles": "777z"}], "hand.melds[0].tiles"),
         ("123m789p23455s", "4s",
          [{"kind": "pung", "tiles": "777z", "concealed": True}], "hand.melds[0].concealed"),
@@ -192,7 +192,7 @@ def test_invalid_context(client: FlaskClient, win: dict[str, Any], path: str) ->
 
 
 def test_not_a_winning_hand(client: FlaskClient) -> None:
-    body = score_request("123m456p789s2359s", "9s")
+    body = score_request("123m456p789s23599s", "9s")
     problem(client.post("/v1/score", json=body), 422, "not_a_winning_hand")
 
 
@@ -202,7 +202,7 @@ def test_below_minimum_still_carries_the_breakdown(client: FlaskClient) -> None:
         "9s",
         by="discard",
         discarder="E",
-        melds=[{"kind": "chow", "tiles": "567s"}],
+        melds=[{"kind": "pung", "tiles": "222s"}],
         rules={"minimum": 5},
     )
     found = problem(client.post("/v1/score", json=chicken), 422, "below_minimum")
@@ -236,7 +236,7 @@ def test_an_unexpected_failure_is_a_bare_500(
 
 
 def test_batch_keeps_order_and_isolates_bad_items(client: FlaskClient) -> None:
-    items = [EXAMPLE, {"hand": {}}, score_request("123m456p789s2359s", "9s"), EXAMPLE]
+    items = [EXAMPLE, {"hand": {}}, score_request("123m456p789s23599s", "9s"), EXAMPLE]
     response = client.post("/v1/score/batch", json={"items": items})
     assert response.status_code == 200
     results = response.get_json()["results"]
@@ -278,10 +278,10 @@ def test_waits_on_nothing_is_an_empty_list(client: FlaskClient) -> None:
 
 
 def test_a_tile_all_four_held_is_no_wait(client: FlaskClient) -> None:
-    # 1111m 234p 567s 789s + 5z waits only on 5z: 1m would be a fifth copy.
-    body = {"hand": {"tiles": "1111m234p567s789s5z"}, "win": {"seat": "E"}}
+    # 1111234m 567s 789s: 4m makes 111m 123m 44m; 1m (111m 11m 234m) would be a fifth copy.
+    body = {"hand": {"tiles": "1111234m567s789s"}, "win": {"seat": "E"}}
     waits = client.post("/v1/waits", json=body).get_json()["waits"]
-    assert [w["tile"] for w in waits] == ["5z"]
+    assert [w["tile"] for w in waits] == ["4m"]
 
 
 def test_waits_where_the_context_rules_out_one_way(client: FlaskClient) -> None:

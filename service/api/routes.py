@@ -30,7 +30,7 @@ def _body() -> Any:
             status=415,
         )
     try:
-        return orjson.loads(request.get_data(cache=False))
+        return orjson.loads(request.get_data())
     except orjson.JSONDecodeError as error:
         raise Problem(
             "malformed_json", f"the body is not valid JSON: {error}", status=400

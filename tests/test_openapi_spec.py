@@ -1,0 +1,275 @@
+"""The contract file: a valid OpenAPI 3.1 document whose every example matches its schema.
+
+The examples are what app developers copy, so they are checked like code: against the
+schemas they illustrate, and for the arithmetic a score response promises (points, limit,
+payments summing to zero).
+"""
+
+from __future__ import annotations
+
+import tomllib
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+from openapi_schema_validator import OAS31Validator, oas31_format_checker
+from openapi_spec_validator import validate
+from referencing import Registry
+from referencing.jsonschema import DRAFT202012
+
+ROOT = Path(__file__).parents[1]
+SPEC_PATH = ROOT / "openapi.yaml"
+# The URI the document is registered under, so that its "#/components/..." references resolve.
+SPEC_URI = "urn:zj-service:openapi.yaml"
+METHODS = ("get", "put", "post", "delete", "options", "head", "patch", "trace")
+LIMIT = 320
+
+
+def load_spec() -> dict[str, Any]:
+    with SPEC_PATH.open(encoding="utf-8") as stream:
+        spec: dict[str, Any] = yaml.safe_load(stream)
+    return spec
+
+
+SPEC = load_spec()
+REGISTRY: Registry[Any] = Registry().with_resource(SPEC_URI, DRAFT202012.create_resource(SPEC))
+
+
+# ---- Helpers -------------------------------------------------------------------------------
+
+
+def pointer_token(key: str | int) -> str:
+    """One JSON Pointer reference token (RFC 6901)."""
+    return str(key).replace("~", "~0").replace("/", "~1")
+
+
+def walk(node: Any, pointer: str = "") -> Iterator[tuple[str, Any]]:
+    """Every node of the document with its JSON Pointer, depth first."""
+    yield pointer, node
+    if isinstance(node, dict):
+        for key, value in node.items():
+            yield from walk(value, f"{pointer}/{pointer_token(key)}")
+    elif isinstance(node, list):
+        for index, value in enumerate(node):
+            yield from walk(value, f"{pointer}/{index}")
+
+
+def resolve(node: Any) -> Any:
+    """Follow a local ``$ref`` (the only kind the document uses) to its target."""
+    while isinstance(node, dict) and "$ref" in node:
+        reference = node["$ref"]
+        assert reference.startswith("#/"), reference
+        node = SPEC
+        for token in reference[2:].split("/"):
+            node = node[token.replace("~1", "/").replace("~0", "~")]
+    return node
+
+
+def validator(schema_pointer: str) -> OAS31Validator:
+    """A validator for the schema at ``schema_pointer``, with the document's refs resolved."""
+    return OAS31Validator(
+        {"$ref": f"{SPEC_URI}#{schema_pointer}"},
+        registry=REGISTRY,
+        format_checker=oas31_format_checker,
+    )
+
+
+def operations() -> Iterator[tuple[str, dict[str, Any]]]:
+    """("POST /v1/score", operation) for every operation."""
+    for path, item in SPEC["paths"].items():
+        for method in METHODS:
+            if method in item:
+                yield f"{method.upper()} {path}", item[method]
+
+
+def by_name(pairs: Iterator[tuple[str, Any]]) -> list[Any]:
+    """Parameters for pytest, each named by its first member."""
+    return [pytest.param(name, value, id=name) for name, value in pairs]
+
+
+def example_cases() -> Iterator[Any]:
+    """(schema pointer, value) for every example, default and media-type example."""
+    for pointer, node in walk(SPEC):
+        if not isinstance(node, dict):
+            continue
+        if "schema" in node:  # a media type or a parameter
+            for name, example in node.get("examples", {}).items():
+                yield pytest.param(
+                    f"{pointer}/schema", resolve(example)["value"], id=f"{pointer}/examples/{name}"
+                )
+            if "example" in node:
+                yield pytest.param(f"{pointer}/schema", node["example"], id=f"{pointer}/example")
+        if isinstance(node.get("examples"), list):  # a schema's own examples
+            for index, value in enumerate(node["examples"]):
+                yield pytest.param(pointer, value, id=f"{pointer}/examples/{index}")
+        if "default" in node:
+            yield pytest.param(pointer, node["default"], id=f"{pointer}/default")
+
+
+def example_values() -> Iterator[tuple[str, Any]]:
+    for name, example in SPEC["components"]["examples"].items():
+        yield name, example["value"]
+
+
+def score_breakdowns() -> Iterator[tuple[str, dict[str, Any]]]:
+    """Every score response or breakdown found in the examples."""
+    for name, value in example_values():
+        for pointer, node in walk(value):
+            if isinstance(node, dict) and {"patterns", "points", "limit", "score"} <= node.keys():
+                yield f"{name}{pointer}", node
+
+
+# ---- The document --------------------------------------------------------------------------
+
+
+def test_is_a_valid_openapi_3_1_document() -> None:
+    assert SPEC["openapi"] == "3.1.0"
+    validate(SPEC)
+
+
+def test_info_matches_the_package() -> None:
+    with (ROOT / "pyproject.toml").open("rb") as stream:
+        project = tomllib.load(stream)["project"]
+    assert SPEC["info"]["title"] == "Zung Jung Scoring Service"
+    assert SPEC["info"]["version"] == project["version"]
+    assert SPEC["info"]["license"]["identifier"] == "MIT"
+
+
+def test_documents_every_endpoint() -> None:
+    assert {name for name, _ in operations()} == {
+        "POST /v1/score",
+        "POST /v1/waits",
+        "POST /v1/score/batch",
+        "GET /v1/patterns",
+        "GET /v1/rules",
+        "GET /livez",
+        "GET /readyz",
+        "GET /openapi.yaml",
+    }
+
+
+@pytest.mark.parametrize(("name", "operation"), by_name(operations()))
+def test_every_operation_documents_its_responses(name: str, operation: dict[str, Any]) -> None:
+    responses = operation["responses"]
+    expected = {"200", "405", "500"}
+    if name.startswith("POST"):
+        expected |= {"400", "413", "415", "422"}
+    assert expected <= responses.keys()
+    parameters = [resolve(parameter) for parameter in operation["parameters"]]
+    assert any(p["in"] == "header" and p["name"] == "X-Request-ID" for p in parameters)
+    for status, response in responses.items():
+        headers = resolve(response)["headers"]
+        assert headers["X-Request-ID"] == {"$ref": "#/components/headers/X-Request-ID"}, status
+        if status == "405":
+            assert "Allow" in headers
+        if status != "200":
+            assert resolve(response)["content"].keys() == {"application/problem+json"}, status
+
+
+def closed_objects(schema: Any, seen: set[int]) -> Iterator[dict[str, Any]]:
+    """Every object schema with properties reachable from ``schema`` through schema keywords."""
+    if not isinstance(schema, dict) or id(schema) in seen:
+        return
+    seen.add(id(schema))
+    if "properties" in schema:
+        yield schema
+    if "$ref" in schema:
+        yield from closed_objects(resolve(schema), seen)
+    for child in schema.get("properties", {}).values():
+        yield from closed_objects(child, seen)
+    for keyword in ("items", "additionalProperties"):
+        yield from closed_objects(schema.get(keyword), seen)
+    for keyword in ("oneOf", "anyOf", "allOf"):
+        for child in schema.get(keyword, []):
+            yield from closed_objects(child, seen)
+
+
+@pytest.mark.parametrize("request_schema", ["ScoreRequest", "WaitsRequest", "BatchRequest"])
+def test_requests_reject_unknown_fields(request_schema: str) -> None:
+    root = {"$ref": f"#/components/schemas/{request_schema}"}
+    objects = list(closed_objects(root, set()))
+    assert objects
+    for schema in objects:
+        assert schema.get("additionalProperties") is False, sorted(schema["properties"])
+
+
+def test_batch_accepts_a_malformed_item() -> None:
+    # Each item is validated on its own; a bad one must not make the envelope invalid.
+    batch = {"items": [{"hand": {"tiles": "123x"}}, 42, None]}
+    validator("/components/schemas/BatchRequest").validate(batch)
+    too_many = {"items": [{}] * 1001}
+    assert not validator("/components/schemas/BatchRequest").is_valid(too_many)
+
+
+@pytest.mark.parametrize(
+    ("tiles", "valid"),
+    [
+        ("123m456p789s1155z", True),
+        ("123m 456p  789s 1155z ", True),
+        ("7z", True),
+        (["1m", "2m", "5z"], True),
+        ("0m", False),
+        ("8z", False),
+        ("12 3m", False),
+        ("123", False),
+        ("123M", False),
+        ("1" * 64 + "m", False),
+        (["1m"] * 19, False),
+        (["12m"], False),
+    ],
+)
+def test_tile_notation(tiles: Any, valid: bool) -> None:
+    assert validator("/components/schemas/Tiles").is_valid(tiles) is valid
+
+
+# ---- Examples ------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("schema_pointer", "value"), list(example_cases()))
+def test_example_matches_its_schema(schema_pointer: str, value: Any) -> None:
+    validator(schema_pointer).validate(value)
+
+
+def test_every_component_example_is_used() -> None:
+    used = {
+        node["$ref"].rsplit("/", 1)[1]
+        for _, node in walk(SPEC)
+        if isinstance(node, dict) and node.get("$ref", "").startswith("#/components/examples/")
+    }
+    assert used == SPEC["components"]["examples"].keys()
+
+
+def test_every_problem_code_has_an_example() -> None:
+    codes = set(SPEC["components"]["schemas"]["ProblemCode"]["enum"])
+    shown = {value["code"] for _, value in example_values() if "code" in value}
+    assert codes <= shown
+
+
+def test_every_operation_has_a_200_example() -> None:
+    for name, operation in operations():
+        for media in resolve(operation["responses"]["200"])["content"].values():
+            assert media.get("examples"), name
+
+
+@pytest.mark.parametrize(("where", "breakdown"), by_name(score_breakdowns()))
+def test_example_scores_add_up(where: str, breakdown: dict[str, Any]) -> None:
+    patterns = breakdown["patterns"] + breakdown["not_counted"]
+    for pattern in patterns:
+        assert pattern["points"] == pattern["value"] * pattern["count"], pattern["id"]
+    points = sum(pattern["points"] for pattern in breakdown["patterns"])
+    assert breakdown["points"] == points
+    if breakdown["limit"] == "single_pattern":
+        assert len(breakdown["patterns"]) == 1
+        assert breakdown["patterns"][0]["value"] >= LIMIT
+        assert breakdown["score"] == points
+    else:
+        assert all(pattern["value"] < LIMIT for pattern in breakdown["patterns"])
+        assert breakdown["limit"] == ("capped" if points > LIMIT else "none")
+        assert breakdown["score"] == min(points, LIMIT)
+    if "payments" in breakdown:
+        payments = breakdown["payments"]
+        assert sum(payments.values()) == 0
+        # Under every scheme the winner collects a whole multiple of the score.
+        assert max(payments.values()) % breakdown["score"] == 0
