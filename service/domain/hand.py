@@ -107,7 +107,8 @@ def declared_melds(hand: Hand, size: int = 14) -> tuple[Meld, ...]:
                 "hand",
                 f"{copies} copies of {t.compact([kind])} across tiles and melds; there are only 4",
             )
-    return melds
+    # In tile order, so that the order the client listed them in changes nothing.
+    return tuple(sorted(melds))
 
 
 def visible(held: tuple[int, ...], melds: tuple[Meld, ...]) -> list[int]:

@@ -1,0 +1,146 @@
+"""Invariants over generated legal winning hands (hypothesis, bench.strategies)."""
+
+from __future__ import annotations
+
+import copy
+from collections import Counter
+from itertools import combinations_with_replacement
+from typing import Any
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from bench.handgen import generate
+from bench.strategies import score_requests
+from service.domain import tiles as t
+from service.domain.decompose import arrangements
+from service.domain.hand import CHOW, PUNG
+from service.engine import score, waits
+from service.schemas import ScoreRequestSchema, load
+
+SETTINGS = settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+LIMIT = 320
+WINNER_TAKES = {"formal": 3, "uniform": 3, "discarder_pays_all": 3, "discarder_pays_double": 12}
+
+
+def _tiles(notation: Any) -> list[str]:
+    return [t.compact([tile]) for tile in t.parse(notation)]
+
+
+@SETTINGS
+@given(score_requests(), st.randoms(use_true_random=False))
+def test_tile_and_meld_order_never_change_the_score(request: dict[str, Any], rng: Any) -> None:
+    shuffled = copy.deepcopy(request)
+    hand = shuffled["hand"]
+    hand["tiles"] = _tiles(hand["tiles"])
+    rng.shuffle(hand["tiles"])
+    melds = hand.get("melds", [])
+    rng.shuffle(melds)
+    for meld in melds:
+        meld["tiles"] = _tiles(meld["tiles"])
+        rng.shuffle(meld["tiles"])
+    expected, got = score(request), score(shuffled)
+    assert got["patterns"] == expected["patterns"]
+    assert (got["points"], got["limit"], got["score"]) == (
+        expected["points"], expected["limit"], expected["score"]
+    )  # fmt: skip
+    assert got["payments"] == expected["payments"]
+
+
+@SETTINGS
+@given(score_requests())
+def test_score_is_the_limit_rules_applied_to_the_counted_patterns(request: dict[str, Any]) -> None:
+    result = score(request)
+    patterns, points = result["patterns"], result["points"]
+    assert points == sum(p["points"] for p in patterns)
+    assert all(p["points"] == p["value"] * p["count"] for p in patterns)
+    if result["limit"] == "single_pattern":
+        (only,) = patterns
+        assert only["value"] >= LIMIT and result["score"] == only["points"]
+        assert all(other["value"] <= only["value"] for other in result["not_counted"])
+    else:
+        assert result["not_counted"] == []
+        assert all(p["value"] < LIMIT for p in patterns)
+        capped = result["limit"] == "capped"
+        assert capped == (points > LIMIT)
+        assert result["score"] == (LIMIT if capped else points)
+    series = [".".join(p["id"].split(".")[:2]) for p in patterns if not p["id"].startswith("11.")]
+    assert len(series) == len(set(series)), "one pattern per series"
+
+
+@SETTINGS
+@given(score_requests())
+def test_payments_sum_to_zero_and_the_winner_gets_the_scheme_s_share(
+    request: dict[str, Any],
+) -> None:
+    result = score(request)
+    payments, value = result["payments"], result["score"]
+    winner = request["win"]["seat"]
+    assert sum(payments.values()) == 0
+    assert all(amount <= 0 for seat, amount in payments.items() if seat != winner)
+    scheme = result["rules"]["payoff"]
+    discard = request["win"]["by"] == "discard" and not request["win"].get("pay_as_self_draw")
+    takes = WINNER_TAKES[scheme] if discard or scheme != "discarder_pays_double" else 12
+    assert payments[winner] == takes * value
+
+
+def _every_reading(counts: list[int]) -> set[tuple[tuple[tuple[str, int], ...], int]]:
+    """Brute force: every multiset of candidate sets and a pair that uses exactly the tiles."""
+    size = sum(counts) // 3
+    candidates = [(PUNG, x) for x in range(t.KINDS) if counts[x] >= 3] + [
+        (CHOW, x)
+        for x in range(t.EAST)
+        if t.number(x) <= 7 and counts[x] and counts[x + 1] and counts[x + 2]
+    ]
+    found = set()
+    for pair in (x for x in range(t.KINDS) if counts[x] >= 2):
+        for sets in combinations_with_replacement(candidates, size):
+            used = Counter({pair: 2})
+            for kind, x in sets:
+                used.update([x] * 3 if kind == PUNG else [x, x + 1, x + 2])
+            if all(used[x] == counts[x] for x in range(t.KINDS)):
+                found.add((tuple(sorted(sets)), pair))
+    return found
+
+
+@settings(max_examples=200, deadline=None)
+@given(score_requests())
+def test_the_decomposer_finds_exactly_the_brute_force_readings(request: dict[str, Any]) -> None:
+    loaded = load(ScoreRequestSchema(), request)
+    hand = loaded["hand"]
+    counts = t.counts(hand.tiles)
+    found = {
+        (tuple(sorted((m.kind, m.tile) for m in a.sets)), a.pair)
+        for a in arrangements(hand.tiles, (), hand.winning_tile, on_discard=False)
+        if a.form == "standard"
+    }
+    assert found == _every_reading(counts)
+
+
+@SETTINGS
+@given(score_requests())
+def test_a_won_hand_less_its_winning_tile_waits_on_it(request: dict[str, Any]) -> None:
+    win = request["win"]
+    hand = dict(request["hand"])
+    held = _tiles(hand["tiles"])
+    held.remove(t.compact(t.parse(hand.pop("winning_tile"))))
+    hand["tiles"] = held
+    context = {k: v for k, v in win.items() if k not in ("by", "discarder", "responsible",
+                                                         "pay_as_self_draw")}  # fmt: skip
+    body = {"hand": hand, "win": context, "rules": request.get("rules", {})}
+    found = {w["tile"]: w for w in waits(body)["waits"]}
+    won_on = t.compact(t.parse(request["hand"]["winning_tile"]))
+    assert won_on in found
+    way = found[won_on][win["by"]]
+    expected = score(request)
+    assert way is not None
+    assert (way["score"], way["patterns"]) == (expected["score"], expected["patterns"])
+
+
+def test_the_generated_mix_covers_every_form_and_most_patterns() -> None:
+    results = [score(request) for request in generate(2000, seed=3)]
+    assert Counter(r["hand"]["form"] for r in results).keys() == {
+        "standard", "seven_pairs", "thirteen_terminals"
+    }  # fmt: skip
+    held = {p["id"] for r in results for p in r["patterns"] + r["not_counted"]}
+    assert len(held) >= 40, sorted(held)
