@@ -33,7 +33,7 @@ def _pattern(counted: Counted) -> dict[str, Any]:
         "name": pattern.name,
         "chinese": pattern.chinese,
         "value": counted.value,
-        "count": counted.count,
+        "count": counted.times,
         "points": counted.points,
         "reason": counted.reason,
     }

@@ -84,12 +84,26 @@ def arrangements(
         for arrangement in _completions(sets, pair, melds, winning_tile, on_discard)
     ]
     if not melds:
-        if all(c in (0, 2, 4) for c in counts):
-            pairs = tuple(tile for tile, c in enumerate(counts) for _ in range(c // 2))
+        kinds = sorted(set(held))
+        if _seven_pairs(counts, kinds):
+            pairs = tuple(tile for tile in kinds for _ in range(counts[tile] // 2))
             found.append(Arrangement("seven_pairs", pairs=pairs))
-        if all(counts[tile] for tile in t.ORPHANS) and sum(counts[x] for x in t.ORPHANS) == 14:
+        if _thirteen_terminals(kinds):
             found.append(Arrangement("thirteen_terminals"))
     return found
+
+
+def _seven_pairs(counts: list[int], kinds: list[int]) -> bool:
+    """Seven pairs; four alike (not declared as a kong) are two pairs."""
+    return all(counts[tile] % 2 == 0 for tile in kinds)
+
+
+_ORPHANS = frozenset(t.ORPHANS)
+
+
+def _thirteen_terminals(kinds: list[int]) -> bool:
+    """One of each terminal and honour, and one more of them (14 tiles held)."""
+    return len(kinds) == 13 and _ORPHANS.issuperset(kinds)
 
 
 def is_winning(counts: list[int], melds: int) -> bool:
@@ -98,9 +112,8 @@ def is_winning(counts: list[int], melds: int) -> bool:
         return True
     if melds:
         return False
-    if all(c in (0, 2, 4) for c in counts):
-        return True
-    return all(counts[tile] for tile in t.ORPHANS) and sum(counts[x] for x in t.ORPHANS) == 14
+    kinds = [tile for tile, c in enumerate(counts) if c]
+    return _seven_pairs(counts, kinds) or _thirteen_terminals(kinds)
 
 
 def _standard(counts: list[int]) -> list[tuple[tuple[Meld, ...], int]]:

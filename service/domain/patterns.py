@@ -30,7 +30,7 @@ from .decompose import (
 from .decompose import (
     KONG as HAS_KONG,
 )
-from .hand import CHOW, KONG, Hand, Meld, Rules, Win
+from .hand import CHOW, KONG, Hand, Meld, Rules, Win, visible
 
 
 class Hit(NamedTuple):
@@ -62,19 +62,17 @@ class Situation:
     __slots__ = ("concealed", "counts", "features", "hand", "kongs", "mask", "melds", "rules",
                  "seat_wind", "suits", "value_honours", "win")  # fmt: skip
 
-    def __init__(
-        self, hand: Hand, melds: tuple[Meld, ...], win: Win, rules: Rules, counts: list[int]
-    ) -> None:
+    def __init__(self, hand: Hand, melds: tuple[Meld, ...], win: Win, rules: Rules) -> None:
         self.hand = hand
         self.melds = melds
         self.win = win
         self.rules = rules
-        self.counts = counts  # every tile of the hand, kongs with four
+        self.counts = visible(hand.tiles, melds)  # every tile, kongs with four
         self.seat_wind = t.seat_wind(win.seat)
         self.value_honours = (*t.DRAGONS, self.seat_wind)
         self.kongs = tuple(meld.tile for meld in melds if meld.kind == KONG)
         self.concealed = all(meld.concealed for meld in melds)
-        self.mask = mask = _mask(tile for tile, c in enumerate(counts) if c)
+        self.mask = mask = _mask(hand.tiles) | _mask(x for meld in melds for x in meld.tiles)
         self.suits = [suit for suit in range(3) if mask & SUIT_MASKS[suit]]
         flagged = win.last_tile or win.kong_replacement or win.robbing_kong or win.first_turn
         self.features = (HAS_KONG if self.kongs else 0) | (WIN_FLAG if flagged else 0)

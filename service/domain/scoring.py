@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from functools import cache
-from typing import Literal
+from typing import Literal, NamedTuple
 
 from . import tiles as t
 from .decompose import Arrangement, Form, arrangements
@@ -16,18 +15,17 @@ LIMIT = 320
 Limit = Literal["none", "capped", "single_pattern"]
 
 
-@dataclass(frozen=True, slots=True)
-class Counted:
-    """A pattern held by the hand: its value in the version in force, times ``count``."""
+class Counted(NamedTuple):
+    """A pattern held by the hand: its value in the version in force, ``times`` over."""
 
     pattern: Pattern
     value: int
-    count: int
+    times: int
     reason: str
 
     @property
     def points(self) -> int:
-        return self.value * self.count
+        return self.value * self.times
 
 
 CHICKEN = Pattern(
@@ -36,8 +34,7 @@ CHICKEN = Pattern(
 )  # fmt: skip
 
 
-@dataclass(frozen=True, slots=True)
-class Score:
+class Score(NamedTuple):
     """The best reading of a won hand and what it is worth."""
 
     arrangement: Arrangement
@@ -143,10 +140,7 @@ def best_score(hand: Hand, melds: tuple[Meld, ...], win: Win, rules: Rules) -> S
             f"{t.compact(hand.tiles)} with {len(melds)} melds forms no winning hand: four sets"
             " and a pair, Seven Pairs or Thirteen Terminals",
         )
-    every_tile = list(hand.tiles)
-    for meld in melds:
-        every_tile.extend(meld.tiles)
-    situation = Situation(hand, melds, win, rules, t.counts(every_tile))
+    situation = Situation(hand, melds, win, rules)
     best: Score | None = None
     for arrangement in readings:
         candidate = score_arrangement(arrangement, situation)
