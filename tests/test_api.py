@@ -155,7 +155,8 @@ def test_body_must_be_an_object(client: FlaskClient) -> None:
         ("123m789p23455s", "4s", [], "hand.tiles"),  # 13 tiles
         ("1111m789p23455s", "4s", [{"kind": "pung", "tiles": "111m"}], "hand.tiles"),
         ("11111m789p234555s", "4s", [], "hand"),  # a fifth 1m
-        ("123m789p23455s", "4s", [{"kind": "chow", "tiles": ["8m", "9m", "1p"]}], "hand.melds[0].tiles"),
+        ("123m789p23455s", "4s", [{"kind": "chow", "tiles": ["8m", "9m", "1p"]}],
+         "hand.melds[0].tiles"),
         ("123m789p23455s", "4s", [{"kind": "chow", "tiles": "123z"}], "hand.melds[0].tiles"),
         ("123m789p23455s", "4s", [{"kind": "pung", "tiles": "677z"}], "hand.melds[0].tiles"),
         ("123m789p23455s", "4s", [{"kind": "kong", "tiles": "777z"}], "hand.melds[0].tiles"),
