@@ -236,6 +236,7 @@ _ABSENT = object()
 def _convert(field: fields.Field[Any]) -> _Loader:
     if isinstance(field, fields.Nested):
         return _compile(field.schema)
+    checks = [_check(validator) for validator in field.validators]
     if isinstance(field, fields.List):
         inner = _convert(field.inner)
 
@@ -243,17 +244,43 @@ def _convert(field: fields.Field[Any]) -> _Loader:
             if type(value) is not list:
                 raise _Doubt
             out = [inner(item) for item in value]
-            field._validate(out)
+            for check in checks:
+                check(out)
             return out
 
         return convert_list
+    if type(field) is fields.String:
+        # String._deserialize hands a str back unchanged: skip the call.
+        def convert_string(value: Any) -> Any:
+            if type(value) is not str:
+                raise _Doubt
+            for check in checks:
+                check(value)
+            return value
+
+        return convert_string
+    deserialize = field._deserialize
 
     def convert(value: Any) -> Any:
-        out = field._deserialize(value, None, None)
-        field._validate(out)
+        out = deserialize(value, None, None)
+        for check in checks:
+            check(out)
         return out
 
     return convert
+
+
+def _check(validator: Callable[[Any], Any]) -> Callable[[Any], Any]:
+    """A validator as a plain call; OneOf as a set look-up (on the str values it guards)."""
+    if isinstance(validator, validate.OneOf):
+        allowed = frozenset(validator.choices)
+
+        def one_of(value: Any) -> None:
+            if value not in allowed:
+                raise _Doubt
+
+        return one_of
+    return validator
 
 
 _PLAIN = {
