@@ -96,9 +96,10 @@ ANY_FORM: frozenset[Form] = frozenset({"standard", "seven_pairs", "thirteen_term
 class Pattern:
     """One entry of the catalogue.
 
-    ``values`` maps each rule version to the pattern's value (per set or per tile where
-    ``per`` says so). ``forms`` are the hand forms it can apply to, per version where they
-    differ. ``stacks``: counted alongside the other patterns of its series (bonus tiles).
+    ``values`` maps each rule version to the pattern's value (per set or per tile for the
+    patterns whose predicate counts more than once). ``forms`` are the hand forms it can
+    apply to, per version where they differ. ``stacks``: counted alongside the other patterns
+    of its series (bonus tiles).
     ``needs``: features (decompose.CHOWS_2 ...) without which the predicate cannot hold, so
     that it is not even asked.
     """
@@ -111,7 +112,6 @@ class Pattern:
     description: str
     predicate: Predicate
     forms: Mapping[str, frozenset[Form]] | frozenset[Form] = STANDARD
-    per: str | None = None
     stacks: bool = False
     needs: int = 0
 
@@ -478,13 +478,12 @@ def _p(
     description: str,
     predicate: Predicate,
     forms: Mapping[str, frozenset[Form]] | frozenset[Form] = STANDARD,
-    per: str | None = None,
     stacks: bool = False,
     needs: int = 0,
 ) -> Pattern:
     category = CATEGORIES[id.split(".")[0]]
     return Pattern(
-        id, name, chinese, category, values, description, predicate, forms, per, stacks, needs
+        id, name, chinese, category, values, description, predicate, forms, stacks, needs
     )
 
 
@@ -495,7 +494,7 @@ CATALOGUE: tuple[Pattern, ...] = (
     _p("2.1.1", "Mixed One-Suit", "混一色", _same(40), "Number tiles of one suit, plus honour tiles.", mixed_one_suit, forms=ANY_FORM),
     _p("2.1.2", "Pure One-Suit", "清一色", _values(80, 100), "Number tiles of one suit only.", pure_one_suit, forms=ANY_FORM),
     _p("2.2", "Nine Gates", "九蓮寶燈", _same(480), "1112345678999 of one suit held (the nine-sided wait), won on any tile of that suit.", nine_gates),
-    _p("3.1", "Value Honor", "番牌", _same(10), "Each pung or kong of a dragon or of the seat wind; there is no prevailing wind.", value_honor, per="set", needs=HONOUR_TRIPLET),
+    _p("3.1", "Value Honor", "番牌", _same(10), "Each pung or kong of a dragon or of the seat wind; there is no prevailing wind.", value_honor, needs=HONOUR_TRIPLET),
     _p("3.2.1", "Small Three Dragons", "小三元", _same(40), "Two dragon pungs or kongs and a pair of the third dragon.", _small_three(DRAGONS, 3), needs=HONOUR_TRIPLET | TRIPLETS_2),
     _p("3.2.2", "Big Three Dragons", "大三元", _same(130), "Pungs or kongs of all three dragons.", _big_three(DRAGONS, 3), needs=HONOUR_TRIPLET | TRIPLETS_3),
     _p("3.3.1", "Small Three Winds", "小三風", _values(30, 25), "Two wind pungs or kongs and a pair of a third wind.", _small_three(WINDS, 3), needs=HONOUR_TRIPLET | TRIPLETS_2),
@@ -533,8 +532,8 @@ CATALOGUE: tuple[Pattern, ...] = (
     _p("9.4.2", "Blessing of Earth", "地和", _values(155, 320), "Another player wins on East's first discard with the dealt 13 tiles.", _flag(lambda w: w.first_turn and w.seat != "E", "East's first discard"), forms=ANY_FORM, needs=WIN_FLAG),
     _p("10.1", "Thirteen Terminals", "十三么九", _values(160, 320), "One of each terminal and honour, plus a pair of one of them.", _form("one of each terminal and honour"), forms=frozenset({"thirteen_terminals"})),
     _p("10.2", "Seven Pairs", "七對子", _values(30, 25), "Seven pairs; four alike not declared as a kong are two pairs.", _form("seven pairs"), forms=frozenset({"seven_pairs"})),
-    _p("11.1.1", "Improper Flower/Season", "偏花", _same(2), "Bonus-tile mod: each flower or season not proper to the winner's seat.", _proper(False), forms=ANY_FORM, per="tile", stacks=True),
-    _p("11.1.2", "Proper Flower/Season", "正花", _same(4), "Bonus-tile mod: each flower or season proper to the winner's seat (1 East ... 4 North).", _proper(True), forms=ANY_FORM, per="tile", stacks=True),
+    _p("11.1.1", "Improper Flower/Season", "偏花", _same(2), "Bonus-tile mod: each flower or season not proper to the winner's seat.", _proper(False), forms=ANY_FORM, stacks=True),
+    _p("11.1.2", "Proper Flower/Season", "正花", _same(4), "Bonus-tile mod: each flower or season proper to the winner's seat (1 East ... 4 North).", _proper(True), forms=ANY_FORM, stacks=True),
     _p("11.2.1", "Four Flowers", "齊四花", _same(10), "Bonus-tile mod: all four flowers.", _complete("flowers"), forms=ANY_FORM, stacks=True),
     _p("11.2.2", "Four Seasons", "齊四季", _same(10), "Bonus-tile mod: all four seasons.", _complete("seasons"), forms=ANY_FORM, stacks=True),
 )  # fmt: skip
