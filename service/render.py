@@ -42,12 +42,11 @@ def _pattern(counted: Counted) -> dict[str, Any]:
 def _hand(score: Score) -> dict[str, Any]:
     situation = score.situation
     arrangement = score.arrangement
-    every_tile = tuple(tile for tile, c in enumerate(situation.counts) for _ in range(c))
     hand: dict[str, Any] = {
         "form": arrangement.form,
         "concealed": situation.concealed,
-        "tiles": t.compact(every_tile),
-        "glyphs": t.glyphs(every_tile),
+        "tiles": t.compact(situation.tiles),
+        "glyphs": t.glyphs(situation.tiles),
         "winning_tile": t.compact([situation.hand.winning_tile]),
     }
     if arrangement.form == "standard":

@@ -30,7 +30,7 @@ from .decompose import (
 from .decompose import (
     KONG as HAS_KONG,
 )
-from .hand import CHOW, KONG, Hand, Meld, Rules, Win, visible
+from .hand import CHOW, KONG, Hand, Meld, Rules, Win
 
 
 class Hit(NamedTuple):
@@ -59,20 +59,20 @@ class Situation:
     suits" become one integer operation each.
     """
 
-    __slots__ = ("concealed", "counts", "features", "hand", "kongs", "mask", "melds", "rules",
-                 "seat_wind", "suits", "value_honours", "win")  # fmt: skip
+    __slots__ = ("concealed", "features", "hand", "kongs", "mask", "melds", "rules",
+                 "seat_wind", "suits", "tiles", "value_honours", "win")  # fmt: skip
 
     def __init__(self, hand: Hand, melds: tuple[Meld, ...], win: Win, rules: Rules) -> None:
         self.hand = hand
         self.melds = melds
         self.win = win
         self.rules = rules
-        self.counts = visible(hand.tiles, melds)  # every tile, kongs with four
+        self.tiles = tuple(sorted((*hand.tiles, *(x for meld in melds for x in meld.tiles))))
         self.seat_wind = t.seat_wind(win.seat)
         self.value_honours = (*t.DRAGONS, self.seat_wind)
         self.kongs = tuple(meld.tile for meld in melds if meld.kind == KONG)
         self.concealed = all(meld.concealed for meld in melds)
-        self.mask = mask = _mask(hand.tiles) | _mask(x for meld in melds for x in meld.tiles)
+        self.mask = mask = _mask(self.tiles)
         self.suits = [suit for suit in range(3) if mask & SUIT_MASKS[suit]]
         flagged = win.last_tile or win.kong_replacement or win.robbing_kong or win.first_turn
         self.features = (HAS_KONG if self.kongs else 0) | (WIN_FLAG if flagged else 0)
@@ -199,7 +199,7 @@ def nine_gates(arrangement: Arrangement, hand: Situation) -> Hit | None:
     if hand.melds or hand.honours or len(hand.suits) != 1:
         return None
     base = min(hand.suits) * 9
-    before = hand.counts[base : base + 9]
+    before = t.counts(hand.hand.tiles)[base : base + 9]
     before[hand.hand.winning_tile - base] -= 1
     if before != _GATES:
         return None
