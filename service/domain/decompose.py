@@ -118,25 +118,29 @@ def is_winning(counts: list[int], melds: int) -> bool:
 
 def _standard(counts: list[int]) -> list[tuple[tuple[Meld, ...], int]]:
     """Sets and pair for every standard reading of the held tiles."""
-    per_suit: list[tuple[_Reading, ...]] = []
+    per_suit = []
     for suit in range(4):
-        part = tuple(counts[suit * 9 : suit * 9 + 9])
-        readings = _suit_readings(part, suit < 3)
+        readings = _suit_sets(tuple(counts[suit * 9 : suit * 9 + 9]), suit)
         if not readings:
             return []
         per_suit.append(readings)
-    found = []
-    for combination in product(*per_suit):
-        pairs = [suit * 9 + pair for suit, (pair, _) in enumerate(combination) if pair >= 0]
-        if len(pairs) != 1:
-            continue
-        sets = tuple(
-            Meld(CHOW if is_chow else PUNG, suit * 9 + offset, True)
-            for suit, (_, suit_sets) in enumerate(combination)
-            for is_chow, offset in suit_sets
-        )
-        found.append((sets, pairs[0]))
-    return found
+    # Every suit could be read, so exactly one holds the pair: the tile count (14 - 3 per
+    # meld) leaves 2 over a multiple of 3, and a suit without the pair has a multiple of 3.
+    return [
+        (m[1] + p[1] + s[1] + z[1], max(m[0], p[0], s[0], z[0]))
+        for m, p, s, z in product(*per_suit)
+    ]
+
+
+@cache
+def _suit_sets(counts: tuple[int, ...], suit: int) -> tuple[tuple[int, tuple[Meld, ...]], ...]:
+    """One suit's readings as (pair tile or -1, sets), in absolute tiles."""
+    base = suit * 9
+    return tuple(
+        (base + pair if pair >= 0 else -1,
+         tuple(Meld(CHOW if is_chow else PUNG, base + offset, True) for is_chow, offset in sets))
+        for pair, sets in _suit_readings(counts, suit < 3)
+    )  # fmt: skip
 
 
 @cache
@@ -182,7 +186,8 @@ def _completions(
     slots: list[int | None] = [None] if pair == winning_tile else []
     seen = set()
     for index, meld in enumerate(sets):
-        if winning_tile in meld.tiles and meld not in seen:
+        reaches = meld.tile + 2 if meld.kind == CHOW else meld.tile
+        if meld.tile <= winning_tile <= reaches and meld not in seen:
             seen.add(meld)
             slots.append(index)
     if not on_discard:

@@ -1,0 +1,182 @@
+"""``make bench``: engine, peer and HTTP figures, printed as tables. Never asserts timing.
+
+    python -m bench                 everything (about 2 minutes)
+    python -m bench --quick         fewer hands, shorter runs: a smoke test of the tooling
+    python -m bench --engine-only   in-process figures only (engine + peer)
+    python -m bench --http-only     gunicorn + wrk figures only
+
+Targets (Performance issue): engine >= 50,000 hands/s on one core, slowest hand < 1 ms,
+batch >= 15,000 hands/s on one worker, POST /v1/score >= 85% of GET /livez's rate.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+from . import engine_bench, http_bench, peer, report, wrk
+from .report import rate, table, verdict
+
+ENGINE_TARGET = 50_000
+SLOWEST_TARGET_US = 1000
+BATCH_TARGET = 15_000
+SHARE_TARGET = 0.85
+
+
+def engine_section(hands: int) -> None:
+    figures = engine_bench.measure(hands)
+    best = figures.best_rate
+    slowest = figures.slowest[0]
+    print(
+        table(
+            f"Engine: service.engine.score, dict -> dict, one process, {figures.hands:,} distinct"
+            " hands",
+            ["figure", "value", "target", "ratio", ""],
+            [
+                ["cold pass (service caches cleared)", rate(figures.cold_rate), "", "", ""],
+                [
+                    "best of 3 warm passes",
+                    rate(best),
+                    rate(ENGINE_TARGET),
+                    f"{best / ENGINE_TARGET:.2f}",
+                    verdict(best >= ENGINE_TARGET),
+                ],
+                ["per hand p50", f"{figures.p50_us:,.0f} µs", "", "", ""],
+                ["per hand p99", f"{figures.p99_us:,.0f} µs", "", "", ""],
+                ["per hand max (one timing, GC incl.)", f"{figures.max_us:,.0f} µs", "", "", ""],
+                [
+                    "slowest hand, median of re-runs",
+                    f"{slowest.retimed_us:,.0f} µs",
+                    f"< {SLOWEST_TARGET_US:,} µs",
+                    f"{slowest.retimed_us / SLOWEST_TARGET_US:.2f}",
+                    verdict(slowest.retimed_us < SLOWEST_TARGET_US),
+                ],
+            ],
+        )
+    )
+    print(f"warm passes: {', '.join(rate(r) for r in figures.warm_rates)}")
+    print("caches after the passes (warm): " + ("; ".join(figures.caches) or "none found"))
+    print("slowest hands (family, single timing, median re-timed):")
+    for slow in figures.slowest:
+        body = json.dumps(slow.payload, ensure_ascii=False, separators=(",", ":"))
+        print(f"  {slow.family:<18} {slow.single_us:>8,.0f} µs {slow.retimed_us:>8,.0f} µs  {body}")
+    if figures.split_error:
+        print(f"split: unavailable ({figures.split_error})")
+    else:
+        total = sum(figures.split_us.values())
+        print(
+            table(
+                "Engine time split (each stage timed alone over all hands, best of 3)",
+                ["stage", "µs/hand", "share"],
+                [[s, f"{us:,.1f}", f"{us / total:.0%}"] for s, us in figures.split_us.items()]
+                + [
+                    ["sum of stages", f"{total:,.1f}", ""],
+                    ["end to end (best warm pass)", f"{1e6 / best:,.1f}", ""],
+                ],
+            )
+        )
+    peer_section(best, max(500, hands // 5))
+
+
+def peer_section(our_rate: float, hands: int) -> None:
+    figures = peer.measure(hands)
+    if isinstance(figures, str):
+        print(f"\nPeer: {figures}")
+        return
+    print(
+        table(
+            "Peer for scale: mahjong (Riichi) HandCalculator.estimate_hand_value, same machine",
+            ["figure", "value"],
+            [
+                [
+                    f"mahjong {figures.version}, {figures.hands:,} concealed hands",
+                    rate(figures.rate),
+                ],
+                ["hands it rejected", figures.errors],
+                ["zj engine / mahjong", f"{our_rate / figures.rate:.2f}x"],
+            ],
+        )
+    )
+
+
+def http_section(seconds: float) -> None:
+    if wrk.available() is None:
+        print("\nHTTP: skipped, wrk is not installed (apt-get update && apt-get install -y wrk)")
+        return
+    figures = http_bench.measure(seconds)
+    share = figures.score_share
+    hands_rate = figures.batch_hands_rate
+    latency = figures.latency
+    batch, livez, score = figures.batch, figures.livez, figures.score
+    print(
+        table(
+            f"HTTP: gunicorn (shipped gunicorn.conf.py) on loopback, wrk 1 thread, {seconds:.0f} s"
+            " runs",
+            ["figure", "value", "target", "ratio", ""],
+            [
+                [
+                    "(i) batch of 1000, 1 worker: hands/s",
+                    rate(hands_rate),
+                    rate(BATCH_TARGET),
+                    f"{hands_rate / BATCH_TARGET:.2f}",
+                    verdict(hands_rate >= BATCH_TARGET),
+                ],
+                ["    batch request p50 / p99", f"{batch.p50_ms:,.0f} / {batch.p99_ms:,.0f} ms"],
+                [f"(ii) GET /livez, {figures.workers} workers", rate(livez.rate)],
+                [f"     POST /v1/score, {figures.workers} workers", rate(score.rate)],
+                [
+                    "     score / livez",
+                    f"{share:.0%}",
+                    f">= {SHARE_TARGET:.0%}",
+                    f"{share / SHARE_TARGET:.2f}",
+                    verdict(share >= SHARE_TARGET),
+                ],
+                [
+                    f"(iii) POST /v1/score at {latency.target_rate:,.0f}/s (half of max): p99",
+                    f"{latency.p99_ms:,.1f} ms",
+                ],
+                [
+                    "      p50 / p90 / max",
+                    f"{latency.p50_ms:,.1f} / {latency.p90_ms:,.1f} / {latency.max_ms:,.1f} ms",
+                ],
+                [
+                    "      achieved rate, failures",
+                    f"{rate(latency.achieved_rate)}, {latency.errors}",
+                ],
+            ],
+        )
+    )
+    bad = [
+        f"{name}: {r.s5xx} 5xx, {r.s4xx} 4xx, {r.socket_errors} socket errors"
+        for name, r in (("batch", batch), ("livez", livez), ("score", score))
+        if r.s5xx or r.s4xx or r.socket_errors
+    ]
+    print("errors: " + ("; ".join(bad) if bad else "none (every response 2xx, no socket error)"))
+    print(
+        f"worker boots during the runs (max_requests recycling): batch {figures.batch_boots},"
+        f" score {figures.score_boots}, latency {figures.latency_boots};"
+        f" fixed-rate client used {latency.client_cpu:.0%} of a core"
+    )
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m bench", description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true", help="fewer hands, shorter runs")
+    group = parser.add_mutually_exclusive_group()
+    group.add_argument("--engine-only", action="store_true")
+    group.add_argument("--http-only", action="store_true")
+    parser.add_argument("--hands", type=int, help="engine hands (default 10000, quick 2000)")
+    parser.add_argument("--seconds", type=float, help="each HTTP run (default 12, quick 3)")
+    args = parser.parse_args(argv)
+    print(report.machine())
+    print(f"python {sys.version.split()[0]}; figures only: nothing here fails on timing")
+    if not args.http_only:
+        engine_section(args.hands or (2000 if args.quick else 10_000))
+    if not args.engine_only:
+        http_section(args.seconds or (3 if args.quick else 12))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,254 @@
+"""Fault drills against a real gunicorn on loopback: ``python -m bench.faults [--quick]``.
+
+(a) kill:    SIGKILL a worker under load. The master replaces it, and requests keep
+             succeeding; the only allowed failure is the one request the killed sync worker
+             was serving (a sync worker serves one request at a time; connections not yet
+             accepted wait in the shared listen backlog and go to the other worker).
+(b) timeout: a request that outlives the worker timeout gets a prompt error, not a hang, and
+             the worker is replaced. Honest trigger, with no test-only endpoint: a client that
+             stalls halfway through uploading a 1000-hand batch (a slow or stuck client, the
+             real reason sync workers need a timeout). The "legitimately slow request" route
+             is measured and reported but not used: a full 1000-hand batch of the heaviest
+             hands scores well under one second, and gunicorn's timeout is whole seconds, so
+             no valid request outlives even ``--timeout 1``.
+(c) sigterm: SIGTERM the master while a 1000-hand batch is in flight (once mid-upload, once
+             mid-scoring): the response is a complete 200 and the master exits 0 within the
+             configured graceful_timeout.
+
+Every loop is bounded in time and count, and every server is stopped in a ``finally``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import http.client
+import json
+import os
+import signal
+import socket
+import sys
+import threading
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+from . import handgen, server
+
+HEAVY = {"one_suit": 4, "nine_gates": 3, "identical_chows": 2, "consecutive_pungs": 1}
+
+
+@dataclass
+class Drill:
+    name: str
+    ok: bool
+    facts: dict[str, Any] = field(default_factory=dict)
+
+    def __str__(self) -> str:
+        facts = ", ".join(f"{key}={value}" for key, value in self.facts.items())
+        return f"{'PASS' if self.ok else 'FAIL'} {self.name}: {facts}"
+
+
+def _post(port: int, path: str, body: bytes, timeout: float = 10) -> int:
+    connection = http.client.HTTPConnection(server.HOST, port, timeout=timeout)
+    try:
+        connection.request("POST", path, body, {"Content-Type": "application/json"})
+        response = connection.getresponse()
+        response.read()
+        return response.status
+    finally:
+        connection.close()
+
+
+def _batch_body(seed: int = 3) -> bytes:
+    drawn = handgen.generate_labelled(1000, seed, families=HEAVY)
+    return json.dumps({"items": [item.payload for item in drawn]}).encode()
+
+
+def _head(port: int, path: str, length: int) -> bytes:
+    return (
+        f"POST {path} HTTP/1.1\r\nHost: {server.HOST}:{port}\r\n"
+        f"Content-Type: application/json\r\nContent-Length: {length}\r\n\r\n"
+    ).encode()
+
+
+def _read_all(sock: socket.socket, seconds: float) -> bytes:
+    """Everything until the server closes (sync workers close after each response), bounded."""
+    sock.settimeout(seconds)
+    chunks = []
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        chunk = sock.recv(1 << 16)
+        if not chunk:
+            break
+        chunks.append(chunk)
+    return b"".join(chunks)
+
+
+def _parse(raw: bytes) -> tuple[int, Any]:
+    head, _, body = raw.partition(b"\r\n\r\n")
+    status = int(head.split(b" ", 2)[1]) if head else 0
+    try:
+        return status, json.loads(body)
+    except ValueError:
+        return status, None
+
+
+def kill_worker(seconds: float = 9, clients: int = 4, seed: int = 5) -> Drill:
+    """(a) SIGKILL one of two workers a third of the way into ``seconds`` of load."""
+    bodies = [json.dumps(hand).encode() for hand in handgen.generate(200, seed)]
+    outcomes: list[tuple[float, bool]] = []
+    with server.gunicorn(workers=2) as srv:
+        deadline = time.monotonic() + seconds
+
+        def client(offset: int) -> None:
+            index = offset
+            while time.monotonic() < deadline:
+                index += clients
+                try:
+                    ok = _post(srv.port, "/v1/score", bodies[index % len(bodies)]) == 200
+                except OSError:
+                    ok = False
+                outcomes.append((time.monotonic(), ok))
+
+        threads = [threading.Thread(target=client, args=(k,), daemon=True) for k in range(clients)]
+        for thread in threads:
+            thread.start()
+        time.sleep(seconds / 3)
+        victim = srv.workers()[0]
+        os.kill(victim, signal.SIGKILL)
+        killed_at = time.monotonic()
+        replaced = srv.wait_workers(2, exclude=[victim], seconds=seconds)
+        replaced_after = time.monotonic() - killed_at
+        for thread in threads:
+            thread.join(timeout=seconds + 15)
+    failures = sum(not ok for _, ok in outcomes)
+    ok_after = sum(ok for at, ok in outcomes if at > killed_at + replaced_after)
+    return Drill(
+        "kill a worker under load",
+        replaced and failures <= 1 and ok_after > 0,
+        {
+            "requests": len(outcomes),
+            "failures": failures,
+            "allowed": 1,
+            "replaced": replaced,
+            "replaced_in_s": round(replaced_after, 2),
+            "ok_after_replacement": ok_after,
+        },
+    )
+
+
+def worker_timeout(timeout: int = 1) -> Drill:
+    """(b) Stall mid-upload past ``--timeout``: the client must get an error within bounds."""
+    body = _batch_body()
+    from service import engine
+
+    start = time.perf_counter()
+    engine.batch(json.loads(body))
+    batch_seconds = time.perf_counter() - start
+    bound = timeout + 3  # the arbiter checks its workers about once a second
+    with server.gunicorn(workers=1, extra=["--timeout", str(timeout)]) as srv:
+        victim = srv.workers()[0]
+        with socket.create_connection((server.HOST, srv.port), timeout=5) as sock:
+            sock.sendall(_head(srv.port, "/v1/score/batch", len(body)) + body[: len(body) // 2])
+            stalled = time.monotonic()
+            try:
+                raw = _read_all(sock, bound + 5)
+                outcome = "closed, no response" if not raw else f"status {_parse(raw)[0]}"
+            except TimeoutError:
+                outcome = "HANG"
+            except ConnectionResetError:
+                outcome = "connection reset"
+            waited = time.monotonic() - stalled
+        replaced = srv.wait_workers(1, exclude=[victim], seconds=10)
+        after = _post(srv.port, "/v1/score", json.dumps(handgen.generate(1)[0]).encode())
+    prompt = outcome != "HANG" and waited <= bound
+    return Drill(
+        f"request outliving --timeout {timeout}",
+        prompt and not outcome.startswith("status 2") and replaced and after == 200,
+        {
+            "client_saw": outcome,
+            "after_s": round(waited, 2),
+            "bound_s": bound,
+            "worker_replaced": replaced,
+            "next_request": after,
+            "heavy_1000_batch_in_process_s": round(batch_seconds, 3),
+        },
+    )
+
+
+def sigterm(mid_upload: bool) -> Drill:
+    """(c) SIGTERM the master with a 1000-hand batch in flight; expect 200, exit 0."""
+    body = _batch_body()
+    with server.gunicorn(workers=1) as srv:
+        graceful = _graceful_timeout()
+        with socket.create_connection((server.HOST, srv.port), timeout=5) as sock:
+            head = _head(srv.port, "/v1/score/batch", len(body))
+            if mid_upload:
+                sock.sendall(head + body[: len(body) // 2])
+                time.sleep(0.3)  # the worker has accepted and is reading the body
+                os.kill(srv.pid, signal.SIGTERM)
+                signalled = time.monotonic()
+                time.sleep(0.5)
+                sock.sendall(body[len(body) // 2 :])
+            else:
+                sock.sendall(head + body)
+                time.sleep(0.05)  # the worker is scoring
+                os.kill(srv.pid, signal.SIGTERM)
+                signalled = time.monotonic()
+            try:
+                status, answer = _parse(_read_all(sock, graceful + 5))
+            except OSError as error:
+                status, answer = 0, repr(error)
+        try:
+            code: int | None = srv.process.wait(timeout=graceful + 5)
+        except Exception:
+            code = None
+        exited_after = time.monotonic() - signalled
+    results = answer.get("results", []) if isinstance(answer, dict) else []
+    complete = len(results) == 1000 and all(item["status"] == 200 for item in results)
+    when = "mid-upload" if mid_upload else "mid-scoring"
+    return Drill(
+        f"SIGTERM with a 1000-hand batch in flight ({when})",
+        status == 200 and complete and code == 0 and exited_after <= graceful,
+        {
+            "status": status,
+            "complete_results": complete,
+            "master_exit": code,
+            "exited_after_s": round(exited_after, 2),
+            "graceful_timeout_s": graceful,
+        },
+    )
+
+
+def _graceful_timeout() -> float:
+    """The shipped config's graceful_timeout (gunicorn's default 30 s without a config)."""
+    if not server.CONFIG.exists():
+        return 30.0
+    namespace: dict[str, Any] = {"__file__": str(server.CONFIG)}
+    exec(compile(server.CONFIG.read_text(), str(server.CONFIG), "exec"), namespace)
+    return float(namespace.get("graceful_timeout", 30))
+
+
+def all_drills(quick: bool) -> list[Drill]:
+    return [
+        kill_worker(seconds=4.5 if quick else 12),
+        worker_timeout(1),
+        sigterm(mid_upload=True),
+        sigterm(mid_upload=False),
+    ]
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(
+        prog="python -m bench.faults", description=__doc__.splitlines()[0]
+    )
+    parser.add_argument("--quick", action="store_true", help="shorter load in the kill drill")
+    args = parser.parse_args(argv)
+    drills = all_drills(args.quick)
+    for drill in drills:
+        print(drill)
+    return 0 if all(drill.ok for drill in drills) else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,29 @@
+"""Fault drills on a real gunicorn (loopback only): the quick variants of ``bench.faults``.
+
+Slow (about 15 s in all) because each drill starts its own server; every drill bounds its
+own loops and waits, and stops its server in a ``finally``.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from bench import faults
+
+pytestmark = pytest.mark.slow
+
+
+def test_a_killed_worker_is_replaced_and_requests_keep_succeeding() -> None:
+    drill = faults.kill_worker(seconds=4.5)
+    assert drill.ok, drill
+
+
+def test_a_request_outliving_the_worker_timeout_gets_an_error_not_a_hang() -> None:
+    drill = faults.worker_timeout(timeout=1)
+    assert drill.ok, drill
+
+
+@pytest.mark.parametrize("mid_upload", [True, False], ids=["mid-upload", "mid-scoring"])
+def test_sigterm_lets_the_in_flight_batch_complete(mid_upload: bool) -> None:
+    drill = faults.sigterm(mid_upload)
+    assert drill.ok, drill
