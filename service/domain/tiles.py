@@ -139,32 +139,33 @@ def _kind(face: int, letter: str) -> int:
 
 def compact(tiles: Iterable[int]) -> str:
     """The canonical sorted compact form: "123m456p1155z"."""
-    return _compact(tuple(sorted(tiles)))
+    ordered = tuple(sorted(tiles))
+    # Sets and pairs come back again and again and are cached; whole hands rarely repeat and
+    # would only crowd them out of the cache.
+    return _compact_set(ordered) if len(ordered) <= 4 else _compact(ordered)
 
 
-@lru_cache(maxsize=8192)
 def _compact(tiles: tuple[int, ...]) -> str:
-    # Cached: the same sets and pairs are written out again and again.
     out = []
     run_suit = -1
     for tile in tiles:
-        if suit(tile) != run_suit and run_suit >= 0:
-            out.append(SUITS[run_suit])
-        run_suit = suit(tile)
-        out.append(str(number(tile)))
+        if tile // 9 != run_suit:
+            if run_suit >= 0:
+                out.append(SUITS[run_suit])
+            run_suit = tile // 9
+        out.append(_DIGITS[tile])
     if run_suit >= 0:
         out.append(SUITS[run_suit])
     return "".join(out)
 
 
+_DIGITS = tuple(str(tile % 9 + 1) for tile in range(KINDS))
+_compact_set = lru_cache(maxsize=4096)(_compact)
+
+
 def glyphs(tiles: Iterable[int]) -> str:
     """The same tiles as Unicode glyphs, in canonical order."""
-    return _glyphs(tuple(sorted(tiles)))
-
-
-@lru_cache(maxsize=8192)
-def _glyphs(tiles: tuple[int, ...]) -> str:
-    return "".join(GLYPHS[tile] for tile in tiles)
+    return "".join([GLYPHS[tile] for tile in sorted(tiles)])
 
 
 def counts(tiles: Iterable[int]) -> list[int]:
