@@ -14,7 +14,10 @@ from bench.handgen import generate
 from bench.strategies import score_requests
 from service.domain import tiles as t
 from service.domain.decompose import arrangements
-from service.domain.hand import CHOW, PUNG
+from service.domain.features import EVERY
+from service.domain.hand import CHOW, PUNG, declared_melds
+from service.domain.patterns import Situation
+from service.domain.scoring import held_patterns
 from service.engine import score, waits
 from service.schemas import ScoreRequestSchema, load
 
@@ -144,3 +147,19 @@ def test_the_generated_mix_covers_every_form_and_most_patterns() -> None:
     }  # fmt: skip
     held = {p["id"] for r in results for p in r["patterns"] + r["not_counted"]}
     assert len(held) >= 40, sorted(held)
+
+
+@SETTINGS
+@given(score_requests())
+def test_feature_gating_never_changes_the_patterns(request: dict[str, Any]) -> None:
+    # Pattern.needs only skips predicates that cannot hold: asking every predicate of every
+    # pattern must find the same patterns.
+    loaded = load(ScoreRequestSchema(), request)
+    hand, win, rules = loaded["hand"], loaded["win"], loaded["rules"]
+    melds = declared_melds(hand)
+    readings = arrangements(hand.tiles, melds, hand.winning_tile, not win.self_drawn)
+    for arrangement in readings:
+        situation = Situation(hand, melds, win, rules)
+        gated = held_patterns(arrangement, situation)
+        arrangement.features = situation.features = EVERY
+        assert held_patterns(arrangement, situation) == gated

@@ -12,15 +12,22 @@ from itertools import product
 from typing import Literal
 
 from . import tiles as t
+from .features import (
+    CHOWS_2,
+    CHOWS_3,
+    CHOWS_4,
+    CONCEALED_2,
+    HONOUR_TRIPLET,
+    ORPHAN_PAIR,
+    TRIPLETS_2,
+    TRIPLETS_3,
+    TRIPLETS_4,
+)
 from .hand import CHOW, PUNG, Meld
 
 Form = Literal["standard", "seven_pairs", "thirteen_terminals"]
 
-# Features of a hand a pattern may need (Pattern.needs): the evaluation skips the patterns
-# whose needs the arrangement lacks, without calling their predicates.
-CHOWS_2, CHOWS_3, CHOWS_4 = 1, 2, 4
-TRIPLETS_2, TRIPLETS_3, TRIPLETS_4 = 8, 16, 32
-CONCEALED_2, HONOUR_TRIPLET, KONG, WIN_FLAG = 64, 128, 256, 512
+_ORPHANS = frozenset(t.ORPHANS)
 
 # One suit's reading: the pair's offset (-1 for none) and the sets as (is_chow, offset).
 _Reading = tuple[int, tuple[tuple[bool, int], ...]]
@@ -65,6 +72,7 @@ class Arrangement:
             | (TRIPLETS_4 if triplets == 4 else 0)
             | (CONCEALED_2 if concealed >= 2 else 0)
             | (HONOUR_TRIPLET if triplets and self.triplets[-1] >= t.EAST else 0)
+            | (ORPHAN_PAIR if pair in _ORPHANS else 0)
         )
 
 
@@ -98,9 +106,6 @@ def _seven_pairs(counts: list[int], kinds: list[int]) -> bool:
     return all(counts[tile] % 2 == 0 for tile in kinds)
 
 
-_ORPHANS = frozenset(t.ORPHANS)
-
-
 def _thirteen_terminals(kinds: list[int]) -> bool:
     """One of each terminal and honour, and one more of them (14 tiles held)."""
     return len(kinds) == 13 and _ORPHANS.issuperset(kinds)
@@ -124,11 +129,12 @@ def _standard(counts: list[int]) -> list[tuple[tuple[Meld, ...], int]]:
         if not readings:
             return []
         per_suit.append(readings)
-    # Every suit could be read, so exactly one holds the pair: the tile count (14 - 3 per
-    # meld) leaves 2 over a multiple of 3, and a suit without the pair has a multiple of 3.
+    # A suit reads with a pair only when it holds 3n + 2 tiles; several suits may (22m 33p
+    # 11s ...), but a standard hand takes exactly one pair.
     return [
         (m[1] + p[1] + s[1] + z[1], max(m[0], p[0], s[0], z[0]))
         for m, p, s, z in product(*per_suit)
+        if (m[0] >= 0) + (p[0] >= 0) + (s[0] >= 0) + (z[0] >= 0) == 1
     ]
 
 

@@ -14,20 +14,26 @@ from dataclasses import dataclass
 from typing import NamedTuple
 
 from . import tiles as t
-from .decompose import (
+from .decompose import Arrangement, Form
+from .features import (
     CHOWS_2,
     CHOWS_3,
     CHOWS_4,
+    CONCEALED,
     CONCEALED_2,
     HONOUR_TRIPLET,
+    ONE_SUIT,
+    ONLY_HONOURS,
+    ONLY_MIDDLE,
+    ONLY_ORPHANS,
+    ONLY_TERMINALS,
+    ORPHAN_PAIR,
     TRIPLETS_2,
     TRIPLETS_3,
     TRIPLETS_4,
     WIN_FLAG,
-    Arrangement,
-    Form,
 )
-from .decompose import (
+from .features import (
     KONG as HAS_KONG,
 )
 from .hand import CHOW, KONG, Hand, Meld, Rules, Win
@@ -75,7 +81,16 @@ class Situation:
         self.mask = mask = _mask(self.tiles)
         self.suits = [suit for suit in range(3) if mask & SUIT_MASKS[suit]]
         flagged = win.last_tile or win.kong_replacement or win.robbing_kong or win.first_turn
-        self.features = (HAS_KONG if self.kongs else 0) | (WIN_FLAG if flagged else 0)
+        self.features = (
+            (HAS_KONG if self.kongs else 0)
+            | (WIN_FLAG if flagged else 0)
+            | (CONCEALED if self.concealed else 0)
+            | (ONE_SUIT if len(self.suits) == 1 else 0)
+            | (ONLY_MIDDLE if self.only(MIDDLE) else 0)
+            | (ONLY_ORPHANS if self.only(ORPHANS) else 0)
+            | (ONLY_TERMINALS if self.only(TERMINALS) else 0)
+            | (ONLY_HONOURS if self.only(HONOURS) else 0)
+        )
 
     def only(self, group: int) -> bool:
         """Whether every tile of the hand is in ``group`` (a mask)."""
@@ -489,11 +504,11 @@ def _p(
 
 CATALOGUE: tuple[Pattern, ...] = (
     _p("1.1", "All Sequences", "平和", _same(5), "Four chows and a pair; no condition on the pair, the wait or concealment.", all_sequences, needs=CHOWS_4),
-    _p("1.2", "Concealed Hand", "門前清", _same(5), "A regular hand with no exposed meld; winning on a discard and concealed kongs are fine. In v2.51 Seven Pairs is always concealed too.", concealed_hand, forms={"3.3": STANDARD, "2.51": NOT_THIRTEEN}),
-    _p("1.3", "No Terminals", "斷么九", _same(5), "Only number tiles 2 to 8: no terminals, no honours.", no_terminals, forms=ANY_FORM),
-    _p("2.1.1", "Mixed One-Suit", "混一色", _same(40), "Number tiles of one suit, plus honour tiles.", mixed_one_suit, forms=ANY_FORM),
-    _p("2.1.2", "Pure One-Suit", "清一色", _values(80, 100), "Number tiles of one suit only.", pure_one_suit, forms=ANY_FORM),
-    _p("2.2", "Nine Gates", "九蓮寶燈", _same(480), "1112345678999 of one suit held (the nine-sided wait), won on any tile of that suit.", nine_gates),
+    _p("1.2", "Concealed Hand", "門前清", _same(5), "A regular hand with no exposed meld; winning on a discard and concealed kongs are fine. In v2.51 Seven Pairs is always concealed too.", concealed_hand, forms={"3.3": STANDARD, "2.51": NOT_THIRTEEN}, needs=CONCEALED),
+    _p("1.3", "No Terminals", "斷么九", _same(5), "Only number tiles 2 to 8: no terminals, no honours.", no_terminals, forms=ANY_FORM, needs=ONLY_MIDDLE),
+    _p("2.1.1", "Mixed One-Suit", "混一色", _same(40), "Number tiles of one suit, plus honour tiles.", mixed_one_suit, forms=ANY_FORM, needs=ONE_SUIT),
+    _p("2.1.2", "Pure One-Suit", "清一色", _values(80, 100), "Number tiles of one suit only.", pure_one_suit, forms=ANY_FORM, needs=ONE_SUIT),
+    _p("2.2", "Nine Gates", "九蓮寶燈", _same(480), "1112345678999 of one suit held (the nine-sided wait), won on any tile of that suit.", nine_gates, needs=ONE_SUIT | CONCEALED),
     _p("3.1", "Value Honor", "番牌", _same(10), "Each pung or kong of a dragon or of the seat wind; there is no prevailing wind.", value_honor, needs=HONOUR_TRIPLET),
     _p("3.2.1", "Small Three Dragons", "小三元", _same(40), "Two dragon pungs or kongs and a pair of the third dragon.", _small_three(DRAGONS, 3), needs=HONOUR_TRIPLET | TRIPLETS_2),
     _p("3.2.2", "Big Three Dragons", "大三元", _same(130), "Pungs or kongs of all three dragons.", _big_three(DRAGONS, 3), needs=HONOUR_TRIPLET | TRIPLETS_3),
@@ -501,7 +516,7 @@ CATALOGUE: tuple[Pattern, ...] = (
     _p("3.3.2", "Big Three Winds", "大三風", _same(120), "Pungs or kongs of three winds.", _big_three(WINDS, 3), needs=HONOUR_TRIPLET | TRIPLETS_3),
     _p("3.3.3", "Small Four Winds", "小四喜", _same(320), "Three wind pungs or kongs and a pair of the fourth wind.", _small_three(WINDS, 4), needs=HONOUR_TRIPLET | TRIPLETS_3),
     _p("3.3.4", "Big Four Winds", "大四喜", _same(400), "Pungs or kongs of all four winds.", _big_three(WINDS, 4), needs=HONOUR_TRIPLET | TRIPLETS_4),
-    _p("3.4", "All Honors", "字一色", _same(320), "Honour tiles only.", all_honors, forms=ANY_FORM),
+    _p("3.4", "All Honors", "字一色", _same(320), "Honour tiles only.", all_honors, forms=ANY_FORM, needs=ONLY_HONOURS),
     _p("4.1", "All Triplets", "對對和", _values(30, 40), "Four pungs or kongs.", all_triplets, needs=TRIPLETS_4),
     _p("4.2.1", "Two Concealed Triplets", "二暗刻", _same(5), "Two concealed pungs or kongs: every tile drawn by the winner, none the winning discard.", _concealed_triplets(2), needs=CONCEALED_2),
     _p("4.2.2", "Three Concealed Triplets", "三暗刻", _values(30, 25), "Three concealed pungs or kongs.", _concealed_triplets(3), needs=CONCEALED_2),
@@ -520,10 +535,10 @@ CATALOGUE: tuple[Pattern, ...] = (
     _p("7.1", "Nine-Tile Straight", "一氣通貫", _same(40), "The chows 123, 456 and 789 of one suit.", nine_tile_straight, needs=CHOWS_3),
     _p("7.2.1", "Three Consecutive Triplets", "三連刻", _same(100), "Pungs or kongs of three consecutive numbers of one suit.", _consecutive_triplets(3), needs=TRIPLETS_3),
     _p("7.2.2", "Four Consecutive Triplets", "四連刻", _same(200), "Pungs or kongs of four consecutive numbers of one suit.", _consecutive_triplets(4), needs=TRIPLETS_4),
-    _p("8.1.1", "Mixed Lesser Terminals", "混全帶么", _same(40), "Every set and the pair hold a terminal or an honour.", _lesser_terminals(t.ORPHANS)),
-    _p("8.1.2", "Pure Lesser Terminals", "純全帶么", _same(50), "Every set and the pair hold a terminal (1 or 9).", _lesser_terminals(t.TERMINALS)),
-    _p("8.1.3", "Mixed Greater Terminals", "混么九", _same(100), "An All Triplets or Seven Pairs hand of terminals and honours only; never Thirteen Terminals.", mixed_greater_terminals, forms=NOT_THIRTEEN),
-    _p("8.1.4", "Pure Greater Terminals", "清么九", _same(400), "Terminal number tiles (1 and 9) only.", pure_greater_terminals, forms=NOT_THIRTEEN),
+    _p("8.1.1", "Mixed Lesser Terminals", "混全帶么", _same(40), "Every set and the pair hold a terminal or an honour.", _lesser_terminals(t.ORPHANS), needs=ORPHAN_PAIR),
+    _p("8.1.2", "Pure Lesser Terminals", "純全帶么", _same(50), "Every set and the pair hold a terminal (1 or 9).", _lesser_terminals(t.TERMINALS), needs=ORPHAN_PAIR),
+    _p("8.1.3", "Mixed Greater Terminals", "混么九", _same(100), "An All Triplets or Seven Pairs hand of terminals and honours only; never Thirteen Terminals.", mixed_greater_terminals, forms=NOT_THIRTEEN, needs=ONLY_ORPHANS),
+    _p("8.1.4", "Pure Greater Terminals", "清么九", _same(400), "Terminal number tiles (1 and 9) only.", pure_greater_terminals, forms=NOT_THIRTEEN, needs=ONLY_TERMINALS),
     _p("9.1.1", "Final Draw", "海底撈月", _same(10), "A self-drawn win on the last tile of the wall.", _flag(lambda w: w.last_tile and w.self_drawn, "self-drawn last tile"), forms=ANY_FORM, needs=WIN_FLAG),
     _p("9.1.2", "Final Discard", "河底撈魚", _same(10), "A win on the last discard of the hand.", _flag(lambda w: w.last_tile and not w.self_drawn, "last discard"), forms=ANY_FORM, needs=WIN_FLAG),
     _p("9.2", "Win on Kong", "嶺上開花", _values(10, 15), "A self-drawn win on a kong's replacement tile.", _flag(lambda w: w.kong_replacement, "kong replacement tile"), forms=ANY_FORM, needs=WIN_FLAG),

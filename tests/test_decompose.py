@@ -1,0 +1,75 @@
+"""The decomposer on the hands where readings are easy to get wrong."""
+
+from __future__ import annotations
+
+import pytest
+
+from service.domain import tiles as t
+from service.domain.decompose import arrangements, is_winning
+
+
+def readings(tiles: str, winning: str, on_discard: bool = False) -> list[str]:
+    """Each arrangement as text: its sets, its pair or pairs, and its form."""
+    held = tuple(t.parse(tiles))
+    found = []
+    for arrangement in arrangements(held, (), t.parse(winning)[0], on_discard):
+        sets = " ".join(t.compact(meld.tiles) for meld in arrangement.sets)
+        pair = t.compact([arrangement.pair] * 2) if arrangement.pair >= 0 else ""
+        found.append(f"{arrangement.form}: {sets} {pair}".strip())
+    return found
+
+
+def test_pairs_in_several_suits_are_seven_pairs_only() -> None:
+    # 567m 567m + 33z would leave 22m 33p 11s over: four suits read with a pair each.
+    assert readings("22556677m33p11s33z", "3z") == ["seven_pairs:"]
+
+
+def test_identical_sequences_or_seven_pairs() -> None:
+    assert readings("22223344556677p", "7p") == [
+        "standard: 234p 234p 567p 567p 22p",
+        "seven_pairs:",
+    ]
+
+
+def test_nine_gates_reads_one_way() -> None:
+    assert readings("11123455678999m", "5m") == ["standard: 111m 234m 678m 999m 55m"]
+
+
+def test_triplets_or_sequences_first_triplets() -> None:
+    assert readings("11122233344455s", "5s") == [
+        "standard: 111s 222s 333s 444s 55s",
+        "standard: 111s 234s 234s 234s 55s",
+        "standard: 111s 234s 345s 345s 22s",
+        "standard: 123s 123s 123s 444s 55s",
+    ]
+
+
+def test_on_a_discard_each_set_the_tile_may_complete_is_a_reading() -> None:
+    # 3s completes 333s (then exposed) or a 123s chow.
+    found = arrangements(tuple(t.parse("11122233344455s")), (), t.parse("3s")[0], True)
+    completed = {
+        (t.compact(a.sets[a.winning].tiles), a.sets[a.winning].concealed)
+        for a in found
+        if a.winning is not None
+    }
+    assert ("333s", False) in completed and ("123s", False) in completed
+
+
+def test_thirteen_terminals() -> None:
+    assert readings("19m19p19s12345677z", "7z") == ["thirteen_terminals:"]
+
+
+@pytest.mark.parametrize(
+    ("tiles", "melds", "expected"),
+    [
+        ("11123456789999m", 0, True),
+        ("123456789m11234z", 0, False),
+        ("189m19p19s1234567z", 0, False),
+        ("22556677m33p11s33z", 0, True),  # seven pairs only
+        ("22556677m33p11s34z", 0, False),
+        ("22m", 4, True),
+        ("2255m", 3, False),  # two pairs with a meld: not seven pairs
+    ],
+)
+def test_is_winning(tiles: str, melds: int, expected: bool) -> None:
+    assert is_winning(t.counts(t.parse(tiles)), melds) is expected
