@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from dataclasses import asdict
 from functools import lru_cache
 from typing import Any
 
@@ -18,7 +17,7 @@ def rules(applied: Rules) -> dict[str, Any]:
 
 @lru_cache(maxsize=256)
 def _rules(applied: Rules) -> dict[str, Any]:
-    return asdict(applied)
+    return applied._asdict()
 
 
 @lru_cache(maxsize=4096)

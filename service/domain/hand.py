@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Literal, NamedTuple
 
 from . import tiles as t
@@ -46,8 +45,7 @@ class MeldSpec(NamedTuple):
     concealed: bool = False
 
 
-@dataclass(frozen=True, slots=True)
-class Hand:
+class Hand(NamedTuple):
     """The tiles held (``tiles`` includes the winning tile) and the declared melds."""
 
     tiles: tuple[int, ...]
@@ -57,8 +55,7 @@ class Hand:
     seasons: tuple[int, ...] = ()
 
 
-@dataclass(frozen=True, slots=True)
-class Win:
+class Win(NamedTuple):
     """How the hand was won."""
 
     by: Literal["self_draw", "discard"] = "self_draw"
@@ -76,8 +73,7 @@ class Win:
         return self.by == "self_draw"
 
 
-@dataclass(frozen=True, slots=True)
-class Rules:
+class Rules(NamedTuple):
     """The rule version, payoff scheme and mods in force."""
 
     version: str = "3.3"

@@ -8,7 +8,6 @@ version or a variant is a table edit (RULES.md §3; descriptions from sources/00
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import NamedTuple
@@ -303,9 +302,14 @@ def _kongs(size: int) -> Predicate:
 
 def _identical(size: int, groups: int = 1) -> Predicate:
     def predicate(arrangement: Arrangement, hand: Situation) -> Hit | None:
-        if len(arrangement.chows) < size * groups:
+        chows = arrangement.chows  # sorted: identical chows stand side by side
+        if len(chows) < size * groups:
             return None
-        doubled = [tile for tile, n in Counter(arrangement.chows).items() if n >= size]
+        doubled = [
+            tile
+            for i, tile in enumerate(chows[: len(chows) - size + 1])
+            if chows[i + size - 1] == tile and (i == 0 or chows[i - 1] != tile)
+        ]
         if len(doubled) < groups:
             return None
         return Hit(1, " ".join(f"{size} x {_chow(x)}" for x in doubled))
@@ -392,7 +396,8 @@ def _lesser_terminals(allowed: tuple[int, ...]) -> Predicate:
         if arrangement.pair not in allowed:
             return None
         for meld in arrangement.sets:
-            if not any(tile in allowed for tile in meld.tiles):
+            # A chow holds a terminal only as 123 or 789; a triplet is its one tile.
+            if meld.tile % 9 not in (0, 6) if meld.kind == CHOW else meld.tile not in allowed:
                 return None
         return Hit(1, f"every set and the pair hold one: {_sets(arrangement)} {_pair(arrangement)}")
 
