@@ -36,9 +36,10 @@ def _parser() -> argparse.ArgumentParser:
     by.add_argument("--self-draw", action="store_true", help="won by self-draw (the default)")
     by.add_argument("--discard", metavar="SEAT", choices="ESWN", help="won on SEAT's discard")
     for meld in _MELD_OPTIONS:
+        example = "567p" if meld == "chow" else "777z"
         hand.add_argument(
             f"--{meld.replace('_', '-')}", action="append", default=[], metavar="TILES",
-            help=f"a declared {meld.replace('_', ' ')}, e.g. {'567p' if meld == 'chow' else '777z'}",  # noqa: E501
+            help=f"a declared {meld.replace('_', ' ')}, e.g. {example}",
         )  # fmt: skip
     for flag in ("last_tile", "kong_replacement", "robbing_kong", "first_turn"):
         hand.add_argument(f"--{flag.replace('_', '-')}", action="store_true")

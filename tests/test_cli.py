@@ -1,0 +1,110 @@
+"""python -m service: the same engine as the API, for files, stdin and people."""
+
+from __future__ import annotations
+
+import io
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+from service.cli import main
+
+EXAMPLE = {
+    "hand": {
+        "tiles": "123m789p23455s",
+        "melds": [{"kind": "pung", "tiles": "777z"}],
+        "winning_tile": "4s",
+    },
+    "win": {"by": "discard", "seat": "S", "discarder": "W"},
+}
+
+
+def run(*argv: str, stdin: str = "") -> tuple[int, str]:
+    out = io.StringIO()
+    code = main(list(argv), stdin=io.StringIO(stdin), stdout=out)
+    return code, out.getvalue()
+
+
+def test_json_from_a_file(tmp_path: Path) -> None:
+    request = tmp_path / "request.json"
+    request.write_text(json.dumps(EXAMPLE), encoding="utf-8")
+    code, out = run("score", str(request))
+    assert code == 0
+    body = json.loads(out)
+    assert body["score"] == 10 and body["payments"] == {"E": -10, "S": 30, "W": -10, "N": -10}
+
+
+def test_json_from_stdin_matches_the_engine() -> None:
+    from service.engine import score
+
+    code, out = run("score", stdin=json.dumps(EXAMPLE))
+    assert code == 0
+    assert json.loads(out) == score(EXAMPLE)
+
+
+def test_a_client_error_prints_the_problem_and_exits_1() -> None:
+    code, out = run("score", "-", stdin=json.dumps({"hand": {"tiles": "123m"}}))
+    assert code == 1
+    problem = json.loads(out)
+    assert problem["code"] == "invalid_request"
+    assert {"path": "win", "message": "required"} in problem["errors"]
+
+
+def test_unreadable_input_exits_2(tmp_path: Path) -> None:
+    assert run("score", str(tmp_path / "missing.json"))[0] == 2
+    assert run("score", "-", stdin="{not json")[0] == 2
+
+
+def test_friendly_form() -> None:
+    code, out = run("score", "123m456p789s2355s4s", "--win", "4s", "--self-draw", "--seat", "E")
+    assert code == 0
+    assert "All Sequences" in out and "Concealed Hand" in out
+    assert "score 10" in out
+    assert "E +30  S -10  W -10  N -10" in out
+
+
+def test_friendly_form_with_melds_and_discard() -> None:
+    code, out = run(
+        "score", "123m789p23455s", "--pung", "777z", "--win", "4s", "--seat", "S",
+        "--discard", "W", "--json",
+    )  # fmt: skip
+    assert code == 0
+    assert json.loads(out)["patterns"][0]["reason"] == "pung of Red"
+
+
+def test_friendly_form_limit_hand_lists_what_is_not_counted() -> None:
+    code, out = run("score", "11123455678999m", "--win", "5m")
+    assert code == 0
+    assert "Nine Gates" in out and "not counted" in out and "score 480" in out
+
+
+def test_friendly_form_error_is_one_readable_line() -> None:
+    code, out = run("score", "123m456p789s2359s", "--win", "9s")
+    assert code == 1
+    assert out.startswith("Impossible hand: hand.tiles:")
+
+
+def test_waits() -> None:
+    code, out = run("waits", stdin=json.dumps({"hand": {"tiles": "1112345678999m"},
+                                               "win": {"seat": "S"}}))  # fmt: skip
+    assert code == 0
+    assert [w["tile"] for w in json.loads(out)["waits"]] == [f"{n}m" for n in range(1, 10)]
+
+
+def test_python_dash_m_service() -> None:
+    result = subprocess.run(
+        [sys.executable, "-m", "service", "score", "-"],
+        input=json.dumps(EXAMPLE),
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=60,
+    )
+    assert result.returncode == 0, result.stderr
+    assert json.loads(result.stdout)["score"] == 10
+    # The CLI never needs Flask: the domain and the engine are importable without it.
+    probe = "import sys, service.cli, service.engine; print('flask' in sys.modules)"
+    imported = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
+                              check=True, timeout=60)  # fmt: skip
+    assert imported.stdout.strip() == "False"
