@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
+import os
 import re
-import uuid
 
 from flask import Flask, Response, g, request
 
@@ -17,11 +17,11 @@ def init_app(app: Flask) -> None:
     def assign_request_id() -> None:
         # Echo the client's id when it is a sane token, so logs can be joined; else make one.
         given = request.headers.get("X-Request-ID", "")
-        g.request_id = given if _CLIENT_ID.fullmatch(given) else uuid.uuid4().hex
+        g.request_id = given if _CLIENT_ID.fullmatch(given) else os.urandom(16).hex()
 
     @app.after_request
     def add_headers(response: Response) -> Response:
-        response.headers["X-Request-ID"] = g.get("request_id") or uuid.uuid4().hex
+        response.headers["X-Request-ID"] = g.get("request_id") or os.urandom(16).hex()
         response.headers["X-Content-Type-Options"] = "nosniff"
         response.headers["Cache-Control"] = "no-store"
         origin = request.headers.get("Origin")

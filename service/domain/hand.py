@@ -96,13 +96,14 @@ def declared_melds(hand: Hand, size: int = 14) -> tuple[Meld, ...]:
             f"{', winning tile included,' if size == 14 else ''} + 3 per meld; a kong counts 3)",
         )
     table = visible(hand.tiles, melds)
-    for kind, copies in enumerate(table):
-        if copies > 4:
-            raise Problem.at(
-                "invalid_hand",
-                "hand",
-                f"{copies} copies of {t.compact([kind])} across tiles and melds; there are only 4",
-            )
+    if max(table) > 4:
+        copies = max(table)
+        kind = table.index(copies)
+        raise Problem.at(
+            "invalid_hand",
+            "hand",
+            f"{copies} copies of {t.compact([kind])} across tiles and melds; there are only 4",
+        )
     # In tile order, so that the order the client listed them in changes nothing.
     return tuple(sorted(melds))
 
