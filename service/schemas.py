@@ -7,6 +7,7 @@ marshmallow checks shape and types and parses the tile notation; what makes a ha
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from itertools import islice
 from typing import Any
 
 from marshmallow import Schema, ValidationError, fields, missing, post_load, validate
@@ -19,7 +20,31 @@ MAX_TILE_STRING = 64
 MAX_TILE_LIST = 18
 MAX_MELDS = 4
 MAX_BATCH = 1000
-SEAT = validate.OneOf(t.SEATS)
+MAX_ERRORS = 20
+
+
+def _one_of(*choices: str) -> validate.OneOf:
+    return validate.OneOf(choices, error="must be one of: {choices}")
+
+
+def _between(low: int, high: int) -> validate.Range:
+    return validate.Range(low, high, error="must be from {min} to {max}")
+
+
+SEAT = _one_of(*t.SEATS)
+
+
+class BoundedList(fields.List):  # type: ignore[type-arg]
+    """A list whose length is checked before its items, so a huge list costs one error."""
+
+    def __init__(self, inner: fields.Field[Any], max_items: int, **kwargs: Any) -> None:
+        super().__init__(inner, **kwargs)
+        self.max_items = max_items
+
+    def _deserialize(self, value: Any, attr: Any, data: Any, **kwargs: Any) -> Any:
+        if isinstance(value, list) and len(value) > self.max_items:
+            raise ValidationError(f"at most {self.max_items} items")
+        return super()._deserialize(value, attr, data, **kwargs)
 
 
 class Tiles(fields.Field[list[int]]):
@@ -65,12 +90,8 @@ class Int(fields.Integer):
         return value
 
 
-def _bonus() -> fields.List[int]:
-    return fields.List(
-        Int(validate=validate.Range(1, 4)),
-        validate=[validate.Length(max=4), _distinct],
-        load_default=list,
-    )
+def _bonus() -> BoundedList:
+    return BoundedList(Int(validate=_between(1, 4)), 4, validate=_distinct, load_default=list)
 
 
 def _distinct(values: list[int]) -> None:
@@ -79,7 +100,7 @@ def _distinct(values: list[int]) -> None:
 
 
 class MeldSchema(Schema):
-    kind = fields.String(required=True, validate=validate.OneOf(["chow", "pung", "kong"]))
+    kind = fields.String(required=True, validate=_one_of("chow", "pung", "kong"))
     tiles = Tiles(required=True)
     concealed = Bool(load_default=False)
 
@@ -90,9 +111,7 @@ class MeldSchema(Schema):
 
 class WaitingHandSchema(Schema):
     tiles = Tiles(required=True)
-    melds = fields.List(
-        fields.Nested(MeldSchema), validate=validate.Length(max=MAX_MELDS), load_default=list
-    )
+    melds = BoundedList(fields.Nested(MeldSchema), MAX_MELDS, load_default=list)
     flowers = _bonus()
     seasons = _bonus()
 
@@ -124,22 +143,20 @@ class WaitingWinSchema(Schema):
 
 
 class WinSchema(WaitingWinSchema):
-    by = fields.String(required=True, validate=validate.OneOf(["self_draw", "discard"]))
+    by = fields.String(required=True, validate=_one_of("self_draw", "discard"))
     discarder = fields.String(validate=SEAT)
     responsible = fields.String(validate=SEAT)
     pay_as_self_draw = Bool(load_default=False)
 
 
 class RulesSchema(Schema):
-    version = fields.String(load_default="3.3", validate=validate.OneOf(["3.3", "2.51"]))
+    version = fields.String(load_default="3.3", validate=_one_of("3.3", "2.51"))
     payoff = fields.String(
         load_default="formal",
-        validate=validate.OneOf(
-            ["formal", "uniform", "discarder_pays_all", "discarder_pays_double"]
-        ),
+        validate=_one_of("formal", "uniform", "discarder_pays_all", "discarder_pays_double"),
     )
-    standard_value = Int(load_default=25, validate=validate.Range(1, 1_000_000))
-    minimum = Int(load_default=0, validate=validate.Range(0, 1_000))
+    standard_value = Int(load_default=25, validate=_between(1, 1_000_000))
+    minimum = Int(load_default=0, validate=_between(0, 1_000))
     bonus_tiles = Bool(load_default=False)
 
     @post_load
@@ -160,7 +177,8 @@ class WaitsRequestSchema(Schema):
 
 
 class BatchRequestSchema(Schema):
-    items = fields.List(fields.Raw(), required=True, validate=validate.Length(max=MAX_BATCH))
+    # Any JSON value, null included: each item is validated on its own, as a score request.
+    items = BoundedList(fields.Raw(allow_none=True), MAX_BATCH, required=True)
 
 
 def load(schema: Schema, payload: Any) -> dict[str, Any]:
@@ -174,7 +192,8 @@ def load(schema: Schema, payload: Any) -> dict[str, Any]:
     try:
         return schema.load(payload)  # type: ignore[no-any-return]
     except ValidationError as error:
-        errors = list(_flatten(error.messages, ""))
+        # Capped, so that a problem never grows with a hostile input.
+        errors = list(islice(_flatten(error.messages, ""), MAX_ERRORS))
         detail = "; ".join(f"{e['path']}: {e['message']}" for e in errors[:5])
         raise Problem("invalid_request", detail, errors) from None
 
@@ -239,9 +258,10 @@ def _convert(field: fields.Field[Any]) -> _Loader:
     checks = [_check(validator) for validator in field.validators]
     if isinstance(field, fields.List):
         inner = _convert(field.inner)
+        longest = getattr(field, "max_items", None)
 
         def convert_list(value: Any) -> Any:
-            if type(value) is not list:
+            if type(value) is not list or (longest is not None and len(value) > longest):
                 raise _Doubt
             out = [inner(item) for item in value]
             for check in checks:
@@ -283,6 +303,10 @@ def _check(validator: Callable[[Any], Any]) -> Callable[[Any], Any]:
     return validator
 
 
+def _shorten(text: str, limit: int = 40) -> str:
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
 _PLAIN = {
     "Unknown field.": "unknown field: remove it",
     "Missing data for required field.": "required",
@@ -301,10 +325,11 @@ def _flatten(messages: Any, path: str) -> Any:
             elif isinstance(key, int):
                 yield from _flatten(value, f"{path}[{key}]")
             else:
-                yield from _flatten(value, f"{path}.{key}" if path else str(key))
+                name = _shorten(str(key))
+                yield from _flatten(value, f"{path}.{name}" if path else name)
     elif isinstance(messages, list):
         for message in messages:
             yield from _flatten(message, path)
     else:
-        message = _PLAIN.get(str(messages), str(messages))
+        message = _shorten(_PLAIN.get(str(messages), str(messages)), 200)
         yield {"path": path or "$", "message": message}

@@ -2,14 +2,18 @@
 
 from __future__ import annotations
 
+import logging
 from importlib import resources
 from typing import Any
 
 import orjson
-from flask import Blueprint, Response, request
+from flask import Blueprint, Response, current_app, request
+from werkzeug.exceptions import RequestEntityTooLarge
 
 from .. import catalogue, engine
 from ..domain.errors import Problem
+
+log = logging.getLogger(__name__)
 
 bp = Blueprint("api", __name__)
 
@@ -30,11 +34,24 @@ def _body() -> Any:
             status=415,
         )
     try:
-        return orjson.loads(request.get_data())
+        return orjson.loads(_read())
     except orjson.JSONDecodeError as error:
         raise Problem(
             "malformed_json", f"the body is not valid JSON: {error}", status=400
         ) from None
+
+
+def _read() -> bytes:
+    """The body, or 413 if it is over the limit, chunked bodies included."""
+    if request.content_length is not None:
+        return request.get_data()  # Werkzeug answers 413 from the declared length
+    # A chunked body declares no length, and Werkzeug's limited stream stops quietly at the
+    # limit: read one byte past it to tell a complete body from a cut one.
+    limit = current_app.config["MAX_CONTENT_LENGTH"]
+    data: bytes = request.input_stream.read(limit + 1)
+    if len(data) > limit:
+        raise RequestEntityTooLarge()
+    return data
 
 
 def _no_query(*allowed: str) -> None:
@@ -79,8 +96,9 @@ def livez() -> dict[str, str]:
 def readyz() -> dict[str, str]:
     try:
         engine.score(READY_HAND)
-    except Exception as error:
-        raise Problem("not_ready", f"scoring a fixed hand failed: {error}", status=503) from None
+    except Exception:  # any failure means not ready
+        log.exception("readiness check failed")
+        raise Problem("not_ready", "scoring a fixed hand failed; see the log", status=503) from None
     return {"status": "ready"}
 
 

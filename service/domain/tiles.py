@@ -76,8 +76,8 @@ def parse(notation: str | Sequence[str]) -> list[int]:
     for index, item in enumerate(notation):
         if not isinstance(item, str) or not _SINGLE.fullmatch(item):
             raise TileError(
-                f"item {index} ({item!r}) is not a single tile: write a digit then a suit letter,"
-                " 1-9 with m, p or s, 1-7 with z"
+                f"item {index} ({_shown(item)}) is not a single tile: write a digit then a suit"
+                " letter, 1-9 with m, p or s, 1-7 with z"
             )
         tiles.append(_kind(int(item[0]), item[1]))
     return tiles
@@ -85,6 +85,14 @@ def parse(notation: str | Sequence[str]) -> list[int]:
 
 _WELL_FORMED = re.compile(r"(?:[1-9]+[mps]|[1-7]+z| )*")
 _GROUP_TEXT = re.compile(r"[0-9]+[mpsz]")
+
+
+def _shown(value: object) -> str:
+    """A value in a message, cut short: a message never grows with the input."""
+    if isinstance(value, str):
+        return repr(value) if len(value) <= 16 else repr(value[:16]) + "…"
+    text = repr(value)
+    return text if len(text) <= 40 else text[:39] + "…"
 
 
 def _parse_compact(text: str) -> list[int]:
@@ -126,8 +134,8 @@ def _explain(text: str) -> NoReturn:
             end = match.end()
         if end != len(group):
             raise TileError(
-                f"cannot read {group[end:]!r} at character {position + end}: tiles are written"
-                " as digits followed by a suit letter m, p, s or z, e.g. '123m456p1155z'"
+                f"cannot read {_shown(group[end:])} at character {position + end}: tiles are"
+                " written as digits followed by a suit letter m, p, s or z, e.g. '123m456p1155z'"
             )
         position += len(group) + 1
     raise TileError(f"cannot read {text!r} as tiles")  # not reached: a wrong text fails above

@@ -1,0 +1,974 @@
+"""Hostile input: no body, however broken, gets a 5xx, a stack trace or a useless answer.
+
+The reliability requirement: at least 100,000 generated inputs, and every one answered with a
+valid 200 or a problem document that says what is wrong (``code``, ``detail``, and for a 422
+``errors`` with ``path``s). The volume is split by cost, each part asserting its own share:
+
+- the notation parser (``service.domain.tiles.parse``) directly, ~104,000 texts and ~20,000
+  tile lists (3.5 s + 1.8 s): it returns tiles or raises ``TileError`` whose message points
+  at the right character, and it accepts exactly the strings the contract's ``TileString``
+  pattern describes;
+- the schema loader (``service.schemas.load``) and the engine on ~25,000 valid requests
+  mutated at every field (wrong types, unknown and missing fields, near-miss values; 9.5 s):
+  they return or raise ``Problem``, and the fast path agrees with marshmallow;
+- the HTTP layer through the Flask test client, 3,200 generated bodies (5.5 s), plus the
+  targeted cases (through the contract-checking client where cheap): 10,000-deep
+  nesting, a 1.9 MiB string, 3 MiB bodies, NaN and Infinity, 1e400 and 10**400, control
+  characters, lone surrogates, duplicate keys, every truncation of a body, wrong content
+  types, an empty body, a batch of 1000 bad items.
+
+Everything is derandomized: the same inputs on every run.
+"""
+
+from __future__ import annotations
+
+import ast
+import copy
+import io
+import json
+import random
+import re
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import orjson
+import pytest
+import yaml
+from flask import Flask
+from flask.testing import FlaskClient
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from marshmallow import Schema, ValidationError
+from werkzeug.test import EnvironBuilder
+
+from service import engine
+from service.domain import tiles as t
+from service.domain.errors import Problem
+from service.schemas import (
+    BatchRequestSchema,
+    ScoreRequestSchema,
+    WaitsRequestSchema,
+    _Doubt,
+    _fast_loader,
+    load,
+)
+
+from .conftest import SPEC_PATH, score_request
+
+try:  # the legal-hand generator, when bench/ is there; fixed valid requests otherwise
+    from bench import handgen
+    from bench.strategies import score_requests as _bench_requests
+except ImportError:  # pragma: no cover
+    handgen = None
+    _bench_requests = None
+
+SPEC = yaml.safe_load(SPEC_PATH.read_text(encoding="utf-8"))
+SCHEMAS = SPEC["components"]["schemas"]
+# The contract's own patterns: the parser must accept exactly what they describe.
+TILE_STRING = re.compile(SCHEMAS["TileString"]["pattern"])
+TILE = re.compile(SCHEMAS["Tile"]["pattern"])
+
+CODES = {
+    400: {"malformed_json"},
+    404: {"not_found"},
+    405: {"method_not_allowed"},
+    413: {"payload_too_large"},
+    415: {"unsupported_media_type"},
+    422: {"invalid_request", "invalid_hand", "invalid_context", "not_a_winning_hand",
+          "below_minimum"},
+}  # fmt: skip
+SCORE_CODES = CODES[422]
+POST_PATHS = ("/v1/score", "/v1/waits", "/v1/score/batch")
+
+EXAMPLE = score_request(
+    "123m789p23455s",
+    "4s",
+    by="discard",
+    seat="S",
+    discarder="W",
+    melds=[{"kind": "pung", "tiles": "777z"}],
+)
+FIXED_SCORE_REQUESTS = [
+    EXAMPLE,
+    {
+        "hand": {
+            "tiles": ["1m", "1m", "1m", "2m", "3m", "4m", "5m", "6m", "7m", "8m", "9m", "9m",
+                      "9m", "5m"],
+            "melds": [],
+            "winning_tile": ["5m"],
+            "flowers": [1, 3],
+            "seasons": [2],
+        },
+        "win": {"by": "self_draw", "seat": "E", "last_tile": True},
+        "rules": {"version": "2.51", "payoff": "uniform", "standard_value": 8, "minimum": 5,
+                  "bonus_tiles": True},
+    },
+    score_request(
+        " 11p ",
+        "1p",
+        by="discard",
+        seat="N",
+        discarder="E",
+        melds=[
+            {"kind": "kong", "tiles": "2222s", "concealed": True},
+            {"kind": "chow", "tiles": ["7m", "8m", "9m"]},
+            {"kind": "pung", "tiles": "666z"},
+            {"kind": "pung", "tiles": "999p"},
+        ],
+        responsible="W",
+        pay_as_self_draw=False,
+        robbing_kong=False,
+    ),
+]  # fmt: skip
+
+# Legal winning requests drawn once: a cheap base for the HTTP fuzzing, where drawing each
+# hand through hypothesis would cost more than sending it.
+POOL = FIXED_SCORE_REQUESTS + (handgen.generate(300, seed=7) if handgen else [])
+
+HEALTH = [HealthCheck.too_slow, HealthCheck.data_too_large, HealthCheck.large_base_example]
+
+
+def fuzz(examples: int) -> settings:
+    """Deterministic settings; the health checks are off because the inputs are big on purpose."""
+    return settings(
+        max_examples=examples,
+        deadline=None,
+        derandomize=True,
+        database=None,
+        suppress_health_check=HEALTH,
+    )
+
+
+def to_waits(request: dict[str, Any]) -> dict[str, Any]:
+    """The waits request of a won hand: the winning tile taken out, no way of winning."""
+    hand = dict(request["hand"])
+    winning = t.parse(hand.pop("winning_tile"))[0]
+    held = t.parse(hand["tiles"])
+    held.remove(winning)
+    hand["tiles"] = t.compact(held)
+    win = {
+        key: value
+        for key, value in request["win"].items()
+        if key not in ("by", "discarder", "responsible", "pay_as_self_draw")
+    }
+    return {**request, "hand": hand, "win": win}
+
+
+def valid_score_requests() -> st.SearchStrategy[dict[str, Any]]:
+    fixed = st.sampled_from(FIXED_SCORE_REQUESTS).map(copy.deepcopy)
+    if _bench_requests is None:  # pragma: no cover
+        return fixed
+    return st.one_of(fixed, _bench_requests())
+
+
+# ---- response checks -----------------------------------------------------------------------
+
+
+def check_answer(response: Any) -> dict[str, Any]:
+    """A valid 200 or a useful problem document; never a 5xx, never a stack trace."""
+    text = response.get_data(as_text=True)
+    assert "Traceback" not in text and 'File "' not in text, text[:2000]
+    assert response.status_code < 500, text[:2000]
+    body: dict[str, Any] = orjson.loads(text)
+    if response.status_code == 200:
+        assert response.mimetype == "application/json"
+        assert isinstance(body, dict)
+        return body
+    check_problem(body, response.status_code)
+    assert response.mimetype == "application/problem+json"
+    return body
+
+
+def check_problem(body: dict[str, Any], status: int) -> None:
+    assert body["status"] == status
+    assert body["code"] in CODES[status], body
+    assert body["type"] == f"urn:zj-service:problem:{body['code']}"
+    assert body["title"].strip() and body["detail"].strip(), body
+    assert isinstance(body["errors"], list)
+    if status == 422:
+        assert body["errors"], f"a 422 names the offending fields: {body}"
+        for error in body["errors"]:
+            assert isinstance(error["path"], str) and error["path"], body
+            assert isinstance(error["message"], str) and error["message"].strip(), body
+
+
+def check_problem_exception(problem: Problem) -> None:
+    check_problem(problem.body(), problem.status)
+
+
+# ---- part 1: the notation parser -----------------------------------------------------------
+
+_DIGIT_AT = re.compile(r"'(\d)([mpsz])' at character (\d+) is not a tile: ")
+_CANNOT_READ = re.compile(r"cannot read (.+) at character (\d+): tiles are written as ", re.S)
+
+ODD_FRAGMENTS = [
+    "0m", "0p", "0s", "0z", "8z", "9z", "m", "z", "1", "12", " ", "  ", "\t", "\n", "\r\n",
+    # fullwidth, Arabic-Indic, superscript, mathematical bold and Roman-numeral ones:
+    "1M", "1P", "\uff11m", "1\uff4d", "\u0661m", "\u00b2m", "\U0001d7cfm", "\u2160m",
+    "1m\u0301", "\u200b", "\u00a0", "\ufeff",
+    "\u202e", "\x00", "\x7f", "\ud800", "\udfff", "🀄", "🀇🀈🀉", "e", "E", "1m,2m", "1-3m",
+    "'", '"', "\\", "%s", "{0}", "1e5m", "-1m", "+1m", "1.5m", "99999999999999999999m",
+]  # fmt: skip
+# Characters a text strategy leaves out by default: surrogates, controls, format characters.
+HOSTILE_CHARS = st.one_of(
+    st.characters(),
+    st.characters(categories=["Cs"]),
+    st.characters(categories=["Cc", "Cf", "Co", "Zs", "Zl", "Zp", "Mn", "Nd", "No", "Nl"]),
+    st.sampled_from("0123456789mpsz "),
+)
+FRAGMENTS = st.one_of(
+    st.from_regex(r"[1-9]{1,6}[mps]|[1-7]{1,6}z", fullmatch=True),
+    st.text(alphabet="0123456789mpszMPSZ ", max_size=20),
+    st.sampled_from(ODD_FRAGMENTS),
+    st.text(HOSTILE_CHARS, max_size=12),
+)
+
+
+def notation_inputs(fragments: list[str]) -> Iterator[str]:
+    """Each fragment, each ordered pair of them glued and spaced, and all of them joined."""
+    yield from fragments
+    for left in fragments:
+        for right in fragments:
+            yield left + right
+            yield f"{left} {right}"
+    yield "".join(fragments)
+    yield " ".join(fragments)
+
+
+def check_notation(text: str) -> None:
+    """``parse`` returns the tiles the contract's pattern describes, or says where it fails."""
+    try:
+        tiles = t.parse(text)
+    except t.TileError as error:
+        assert not TILE_STRING.fullmatch(text), f"the contract allows {text!r}: {error}"
+        check_tile_error(text, str(error))
+        return
+    assert TILE_STRING.fullmatch(text), f"parsed {text!r}, which the contract forbids"
+    assert all(type(tile) is int and 0 <= tile < t.KINDS for tile in tiles)
+    assert len(tiles) == sum(char in "0123456789" for char in text)
+    assert t.parse(t.compact(tiles)) == sorted(tiles)
+
+
+def check_tile_error(text: str, message: str) -> None:
+    """The message names a character of ``text`` that really is where the notation breaks."""
+    if match := _DIGIT_AT.match(message):
+        digit, letter, where = match[1], match[2], int(match[3])
+        assert text[where] == digit, (text, message)
+        assert re.match(rf"{digit}\d*{letter}", text[where:]), (text, message)
+        assert digit == "0" or (letter == "z" and digit in "89"), (text, message)
+    elif match := _CANNOT_READ.match(message):
+        where = int(match[2])
+        if match[1].endswith("…"):  # a long rest is cut short: its beginning must match
+            rest = ast.literal_eval(match[1][:-1])
+            assert rest and text[where:].startswith(rest), (text, message)
+        else:
+            rest = ast.literal_eval(match[1])
+            assert rest and text[where : where + len(rest)] == rest, (text, message)
+    else:
+        raise AssertionError(f"unexpected TileError message for {text!r}: {message}")
+
+
+def test_parser_on_generated_text() -> None:
+    seen = 0
+
+    @fuzz(1200)
+    @given(st.lists(FRAGMENTS, min_size=1, max_size=10))
+    def check(fragments: list[str]) -> None:
+        nonlocal seen
+        for text in notation_inputs(fragments):
+            seen += 1
+            check_notation(text)
+
+    check()
+    assert seen >= 100_000, seen
+
+
+SINGLE_TILES = [f"{face}{suit}" for suit in "mps" for face in range(1, 10)] + [
+    f"{face}z" for face in range(1, 8)
+]
+LIST_ITEMS = st.one_of(
+    st.sampled_from(SINGLE_TILES),
+    FRAGMENTS,
+    st.none(),
+    st.booleans(),
+    st.integers(),
+    st.floats(),
+    st.lists(st.just("1m"), max_size=2),
+    st.dictionaries(st.text(max_size=2), st.integers(), max_size=1),
+)
+
+
+def tile_list_inputs(items: list[Any], singles: list[str]) -> Iterator[list[Any]]:
+    """The lists, both orders of the two glued, and each item slipped into each gap."""
+    yield from (items, singles, singles + items, items + singles)
+    for item in items:
+        for gap in range(len(singles) + 1):
+            yield [*singles[:gap], item, *singles[gap:]]
+
+
+def check_tile_list(candidate: list[Any]) -> None:
+    good = [isinstance(item, str) and bool(TILE.fullmatch(item)) for item in candidate]
+    try:
+        tiles = t.parse(candidate)
+    except t.TileError as error:
+        first_bad = good.index(False)
+        assert str(error).startswith(f"item {first_bad} ("), (candidate, error)
+        return
+    assert all(good), candidate
+    assert tiles == [SINGLE_TILES.index(item) for item in candidate]
+
+
+def test_parser_on_generated_tile_lists() -> None:
+    seen = 0
+
+    @fuzz(1000)
+    @given(st.lists(LIST_ITEMS, max_size=6), st.lists(st.sampled_from(SINGLE_TILES), max_size=18))
+    def check(items: list[Any], singles: list[str]) -> None:
+        nonlocal seen
+        for candidate in tile_list_inputs(items, singles):
+            seen += 1
+            check_tile_list(candidate)
+
+    check()
+    assert seen >= 15_000, seen
+
+
+# ---- part 2: the schema loader, the engine, and the fast path ------------------------------
+
+HUGE_INTS = st.sampled_from([2**31, 2**53 + 1, 2**63, 2**64, -(2**63) - 1, 10**400])
+JSON_SCALARS = st.one_of(
+    st.none(),
+    st.booleans(),
+    st.integers(),
+    HUGE_INTS,
+    st.floats(),  # NaN and the infinities included: the CLI's json.loads lets them through
+    st.text(HOSTILE_CHARS, max_size=10),
+)
+JSON_VALUES = st.recursive(
+    JSON_SCALARS,
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=6), inner),
+    max_leaves=10,
+)
+FROM_TYPES = st.one_of(
+    *(
+        st.from_type(kind)
+        for kind in (
+            type(None), bool, int, float, str, list[str], list[int], list[bool],
+            dict[str, str], dict[str, int], list[dict[str, str]],
+        )
+    )
+)  # fmt: skip
+# Values that are almost right somewhere (and wrong everywhere else).
+NEAR_MISS_VALUES = [
+    "", " ", "E", "S", "W", "N", "e", "East", "self_draw", "discard", "SELF_DRAW", "chow",
+    "pung", "kong", "Pung", "3.3", "2.51", "3.30", 3.3, "formal", "uniform",
+    "discarder_pays_all", "discarder_pays_double", "true", "false", 0, 1, -1, 4, 5, 1000,
+    1001, 1_000_000, 1_000_001, 25, 25.0, True, False, [], {}, [1, 1], [1, 2, 3, 4, 5],
+    [0], [5], "1m", "4s", ["4s"], ["4s", "5s"], "4s4s", "0m", "8z", "1m" * 40,
+    ["1m"] * 19, "123m789p23455s777z", "1112345678999m", "11112222333344m",
+]  # fmt: skip
+# Copied when drawn: a mutation must never change the strategy's own values.
+NEAR_MISSES = st.sampled_from(NEAR_MISS_VALUES).map(copy.deepcopy)
+WRONG_VALUES = st.one_of(NEAR_MISSES, FROM_TYPES, JSON_VALUES, FRAGMENTS)
+KNOWN_KEYS = [
+    "hand", "win", "rules", "tiles", "melds", "winning_tile", "flowers", "seasons", "kind",
+    "concealed", "by", "seat", "discarder", "responsible", "pay_as_self_draw", "last_tile",
+    "kong_replacement", "robbing_kong", "first_turn", "version", "payoff", "standard_value",
+    "minimum", "bonus_tiles", "items",
+]  # fmt: skip
+KEYS = st.one_of(st.sampled_from(KNOWN_KEYS), st.text(max_size=8), st.text(HOSTILE_CHARS))
+
+Path = tuple[str | int, ...]
+
+
+def places(value: Any, at: Path = ()) -> Iterator[tuple[Path, Any]]:
+    """Every place in a JSON document (the root, each member, each item) and what is there."""
+    yield at, value
+    if isinstance(value, dict):
+        for key, item in value.items():
+            yield from places(item, (*at, key))
+    elif isinstance(value, list):
+        for index, item in enumerate(value):
+            yield from places(item, (*at, index))
+
+
+def replace(document: Any, at: Path, value: Any) -> Any:
+    if not at:
+        return value
+    parent = document
+    for step in at[:-1]:
+        parent = parent[step]
+    parent[at[-1]] = value
+    return document
+
+
+def delete(document: Any, at: Path) -> Any:
+    parent = document
+    for step in at[:-1]:
+        parent = parent[step]
+    del parent[at[-1]]
+    return document
+
+
+@st.composite
+def mutated(draw: st.DrawFn, base: dict[str, Any]) -> Any:
+    """``base`` with one to three places replaced, deleted, or given an extra member."""
+    document: Any = copy.deepcopy(base)
+    for _ in range(draw(st.integers(1, 3))):
+        spots = list(places(document))
+        at, here = draw(st.sampled_from(spots))
+        action = draw(st.sampled_from(["replace", "replace", "delete", "add"]))
+        if action == "delete" and at:
+            document = delete(document, at)
+        elif action == "add" and isinstance(here, dict):
+            here[draw(KEYS)] = draw(WRONG_VALUES)
+        else:
+            document = replace(document, at, draw(WRONG_VALUES))
+    return document
+
+
+def at_every_field(document: Any, values: list[Any]) -> Iterator[Any]:
+    """``document`` with each value put in each place in turn, each member deleted in turn,
+    and an unknown member added to each object in turn."""
+    for at, here in places(document):
+        for value in values:
+            yield replace(copy.deepcopy(document), at, copy.deepcopy(value))
+        if at:
+            yield delete(copy.deepcopy(document), at)
+        if isinstance(here, dict):
+            extended = {**copy.deepcopy(here), "unknown": copy.deepcopy(values[0])}
+            yield replace(copy.deepcopy(document), at, extended)
+
+
+SCORE_SCHEMA = ScoreRequestSchema()
+WAITS_SCHEMA = WaitsRequestSchema()
+_FAILED = object()
+
+
+def check_load(schema: Schema, operation: Callable[[Any], Any], payload: Any) -> bool:
+    """``load`` and the engine return or raise a useful ``Problem``; True if it loaded."""
+    try:
+        load(schema, payload)
+    except Problem as problem:
+        assert problem.code == "invalid_request" and problem.status == 422
+        check_problem_exception(problem)
+        return False
+    try:
+        operation(payload)
+    except Problem as problem:
+        assert problem.code in SCORE_CODES and problem.code != "invalid_request"
+        check_problem_exception(problem)
+    return True
+
+
+def check_fast_path(schema: Schema, payload: Any) -> bool:
+    """The fast path gives up (``_Doubt`` or ValidationError) or equals ``schema.load``."""
+    try:
+        fast = _fast_loader(schema)(payload)
+    except (_Doubt, ValidationError):
+        fast = _FAILED
+    try:
+        slow = schema.load(payload)
+    except ValidationError as error:
+        assert fast is _FAILED, f"the fast path accepted what marshmallow rejects: {error}"
+        return False
+    if fast is _FAILED:
+        return False
+    assert fast == slow, payload
+    return True
+
+
+def test_loader_engine_and_fast_path_on_wrong_values_everywhere() -> None:
+    seen = fast_hits = 0
+
+    @fuzz(100)
+    @given(
+        valid_score_requests(),
+        st.lists(WRONG_VALUES, min_size=3, max_size=8),
+        st.data(),
+    )
+    def check(request: dict[str, Any], values: list[Any], data: st.DataObject) -> None:
+        nonlocal seen, fast_hits
+        waits = to_waits(request)
+        assert check_load(SCORE_SCHEMA, engine.score, request)
+        assert check_load(WAITS_SCHEMA, engine.waits, waits)
+        for schema, operation, document in (
+            (SCORE_SCHEMA, engine.score, request),
+            (WAITS_SCHEMA, engine.waits, waits),
+        ):
+            variants = [*at_every_field(document, values)]
+            variants += [data.draw(mutated(document)) for _ in range(3)]
+            for payload in variants:
+                seen += 1
+                check_load(schema, operation, payload)
+                fast_hits += check_fast_path(schema, payload)
+
+    check()
+    assert seen >= 20_000, seen
+    assert fast_hits >= 500, fast_hits  # the equivalence was exercised on accepted payloads too
+
+
+def test_fast_path_matches_marshmallow_on_valid_requests() -> None:
+    @fuzz(300)
+    @given(valid_score_requests())
+    def check(request: dict[str, Any]) -> None:
+        assert check_fast_path(SCORE_SCHEMA, request)
+        assert check_fast_path(WAITS_SCHEMA, to_waits(request))
+
+    check()
+
+
+# ---- part 3: the HTTP layer ----------------------------------------------------------------
+
+CONTENT_TYPES = [
+    "application/json", "application/json", "application/json", "application/json",
+    "application/json; charset=utf-8", "APPLICATION/JSON", "text/plain", "text/json",
+    "application/x-www-form-urlencoded", "multipart/form-data; boundary=x", "application/jsonx",
+    "application/problem+json", "application/yaml", "*/*", "", "application/json; charset=utf-16",
+    "application/json;;;", "application/json\u00e9",
+]  # fmt: skip
+
+
+# Mostly the right type, so that most bodies reach the JSON parser and the schema.
+CONTENT_TYPE = st.one_of(st.just("application/json"), st.just("application/json"),
+                         st.just("application/json"), st.sampled_from(CONTENT_TYPES))  # fmt: skip
+
+
+def dumps(payload: Any) -> bytes:
+    """Python's JSON, which writes NaN, Infinity and escaped lone surrogates: hostile on purpose."""
+    return json.dumps(payload).encode()
+
+
+@st.composite
+def spliced(draw: st.DrawFn, text: bytes) -> bytes:
+    """A JSON text cut short, or with junk spliced in, or a byte changed."""
+    at = draw(st.integers(0, len(text)))
+    junk = draw(
+        st.one_of(
+            st.binary(max_size=8),
+            st.sampled_from([b"NaN", b"Infinity", b"-Infinity", b"1e400", b"9" * 400,
+                             b"\xed\xa0\x80", b"\xff", b"\x00", b'"\\ud800"', b",", b"}", b"]",
+                             b'"', b"\\", b"{" * 50]),
+        )
+    )  # fmt: skip
+    action = draw(st.sampled_from(["truncate", "insert", "overwrite"]))
+    if action == "truncate":
+        return text[:at]
+    if action == "insert":
+        return text[:at] + junk + text[at:]
+    return text[:at] + junk + text[at + len(junk) :]
+
+
+@st.composite
+def http_requests(draw: st.DrawFn) -> list[tuple[str, str, bytes]]:
+    """Four requests around one legal hand: a mutated score body, a mutated waits body, a
+    batch of both and the hand, and one of them spliced, cut short or replaced by bytes."""
+    request = copy.deepcopy(draw(st.sampled_from(POOL)))
+    score = draw(st.one_of(st.just(request), mutated(request)))
+    waits = draw(st.one_of(st.just(to_waits(request)), mutated(to_waits(request))))
+    batch = {"items": [score, waits, request]}
+    if draw(st.booleans()):
+        batch = draw(mutated(batch))
+    path, document = draw(
+        st.sampled_from([("/v1/score", score), ("/v1/waits", waits), ("/v1/score/batch", batch)])
+    )
+    broken = draw(st.one_of(spliced(dumps(document)), st.binary(max_size=64)))
+    calls = [
+        ("/v1/score", dumps(score)),
+        ("/v1/waits", dumps(waits)),
+        ("/v1/score/batch", dumps(batch)),
+        (path, broken),
+    ]
+    return [(path, draw(CONTENT_TYPE), body) for path, body in calls]
+
+
+def test_http_layer_on_generated_bodies(app: Flask) -> None:
+    """Through the plain test client: the contract-checking one costs 5x as much per request
+    (schemathesis in test_contract.py covers the contract), and ``check_answer`` checks each
+    answer for what this requirement is about."""
+    client = app.test_client()
+    statuses: dict[int, int] = {}
+
+    @fuzz(800)
+    @given(http_requests())
+    def check(calls: list[tuple[str, str, bytes]]) -> None:
+        for path, content_type, body in calls:
+            response = client.post(path, data=body, content_type=content_type)
+            check_answer(response)
+            statuses[response.status_code] = statuses.get(response.status_code, 0) + 1
+            if path == "/v1/score/batch" and response.status_code == 200:
+                for result in response.get_json()["results"]:
+                    if result["status"] != 200:
+                        check_problem(result["body"], result["status"])
+
+    check()
+    assert sum(statuses.values()) >= 3_200, statuses
+    assert {200, 400, 415, 422} <= set(statuses), statuses
+
+
+# ---- part 4: targeted hostile bodies -------------------------------------------------------
+
+DEEP = "[" * 10_000 + "]" * 10_000
+BIG_STRING = "x" * (19 * 1024 * 1024 // 10)  # 1.9 MiB
+EXAMPLE_TEXT = json.dumps(EXAMPLE)
+
+
+def with_field(section: str, field: str, raw: str) -> str:
+    """EXAMPLE as JSON text with ``section.field`` set to the raw JSON text ``raw``."""
+    document = copy.deepcopy(EXAMPLE)
+    document.setdefault(section, {})[field] = "@@VALUE@@"
+    return json.dumps(document).replace('"@@VALUE@@"', raw)
+
+
+HOSTILE_BODIES = {
+    "nested 10,000 deep": DEEP,
+    "nested 10,000 deep in hand.tiles": with_field("hand", "tiles", DEEP),
+    "nested objects 10,000 deep": '{"a":' * 10_000 + "1" + "}" * 10_000,
+    "nested 1,000 deep (within the parser's limit) in rules": with_field(
+        "rules", "version", "[" * 1000 + "]" * 1000
+    ),
+    "1.9 MiB tile string": with_field("hand", "tiles", json.dumps(BIG_STRING)),
+    "1.9 MiB seat": with_field("win", "seat", json.dumps(BIG_STRING)),
+    "1.9 MiB body string": json.dumps(BIG_STRING),
+    "NaN": with_field("rules", "standard_value", "NaN"),
+    "Infinity": with_field("rules", "standard_value", "Infinity"),
+    "-Infinity": with_field("rules", "minimum", "-Infinity"),
+    "1e400": with_field("rules", "standard_value", "1e400"),
+    "10**400 as an integer literal": with_field("rules", "standard_value", str(10**400)),
+    "2**64": with_field("rules", "standard_value", str(2**64)),
+    "-(2**63)": with_field("rules", "minimum", str(-(2**63))),
+    "1e-400": with_field("rules", "standard_value", "1e-400"),
+    "25.0": with_field("rules", "standard_value", "25.0"),
+    "a 4,300-digit integer": with_field("rules", "minimum", "9" * 4300),
+    "NUL in tiles": with_field("hand", "tiles", '"123m\\u0000789p23455s"'),
+    "control characters in tiles": with_field("hand", "tiles", json.dumps("\x01\x1b[31m\x7f")),
+    "zero-width space between groups": with_field("hand", "tiles", '"123m\\u200b789p23455s"'),
+    "fullwidth digits": with_field("hand", "tiles", json.dumps("\uff11\uff12\uff13m789p23455s")),
+    "right-to-left override": with_field("win", "seat", '"\\u202eS"'),
+    "combining mark on a seat": with_field("win", "seat", '"S\\u0301"'),
+    "emoji tiles": with_field("hand", "tiles", json.dumps("🀇🀈🀉🀟🀠🀡🀑🀒🀓🀔🀔")),
+    "lone high surrogate": with_field("hand", "tiles", '"\\ud800"'),
+    "lone low surrogate in a key": EXAMPLE_TEXT[:-1] + ', "\\udc00": 1}',
+    "raw surrogate bytes": EXAMPLE_TEXT.replace('"S"', '"\udc80S"'),
+    "64 valid tile characters": with_field("hand", "tiles", json.dumps("1" * 63 + "m")),
+    "65 tile characters": with_field("hand", "tiles", json.dumps("1" * 64 + "m")),
+    "10,000-tile list": with_field("hand", "tiles", json.dumps(["1m"] * 10_000)),
+    "19-tile list": with_field("hand", "tiles", json.dumps(["1m"] * 19)),
+    "1.9 MiB list item": with_field("hand", "tiles", json.dumps(["1m", BIG_STRING])),
+    "five melds": with_field("hand", "melds", json.dumps([{"kind": "pung", "tiles": "111z"}] * 5)),
+    "duplicate keys, the good one last": '{"hand": 1, '
+    + EXAMPLE_TEXT[1:-1]
+    + ', "win": '
+    + json.dumps(EXAMPLE["win"])
+    + "}",
+    "duplicate keys, the bad one last": EXAMPLE_TEXT[:-1] + ', "hand": 1}',
+    "BOM": "\ufeff" + EXAMPLE_TEXT,
+    "trailing garbage": EXAMPLE_TEXT + "x",
+    "two documents": EXAMPLE_TEXT + EXAMPLE_TEXT,
+    "comments": "/* hi */" + EXAMPLE_TEXT,
+    "single quotes": EXAMPLE_TEXT.replace('"', "'"),
+    "null body": "null",
+    "a bare number": "1e400",
+    "a list body": "[" + EXAMPLE_TEXT + "]",
+    "a string body": '"' + "{}" + '"',
+    "whitespace only": " \t\r\n",
+    "empty": "",
+}
+
+
+def body_bytes(text: str) -> bytes:
+    return text.encode("utf-8", "surrogatepass")
+
+
+@pytest.mark.parametrize("path", POST_PATHS)
+@pytest.mark.parametrize("name", list(HOSTILE_BODIES))
+def test_hostile_bodies(client: FlaskClient, path: str, name: str) -> None:
+    data = body_bytes(HOSTILE_BODIES[name])
+    response = client.post(path, data=data, content_type="application/json")
+    check_answer(response)
+    if name not in ECHOED:  # see test_problems_do_not_echo_or_multiply_the_input
+        assert len(response.get_data()) <= 4_096, response.get_data()[:300]
+
+
+def test_hostile_bodies_give_the_right_codes(client: FlaskClient) -> None:
+    def code(name: str) -> str:
+        data = body_bytes(HOSTILE_BODIES[name])
+        response = client.post("/v1/score", data=data, content_type="application/json")
+        return str(check_answer(response).get("code", response.status_code))
+
+    for name in ("nested 10,000 deep", "NaN", "Infinity", "lone high surrogate", "BOM",
+                 "raw surrogate bytes", "trailing garbage", "empty",
+                 "whitespace only"):  # fmt: skip
+        assert code(name) == "malformed_json", name
+    for name in ("1.9 MiB tile string", "1.9 MiB seat", "2**64", "25.0", "NUL in tiles",
+                 "65 tile characters", "10,000-tile list", "19-tile list", "null body",
+                 "a list body", "duplicate keys, the bad one last", "five melds"):  # fmt: skip
+        assert code(name) == "invalid_request", name
+    assert code("64 valid tile characters") == "invalid_hand"
+    assert code("duplicate keys, the good one last") == "200"
+
+
+def test_huge_numbers_are_refused_usefully(client: FlaskClient) -> None:
+    """1e400 and 10**400 do not fit a double; the parser refuses them with a clear detail.
+
+    Both are JSON by RFC 8259's grammar; its section 9 lets a parser limit the range of
+    numbers, and the service answers 400 ``malformed_json`` naming the limit.
+    """
+    for name in ("1e400", "10**400 as an integer literal", "a 4,300-digit integer"):
+        data = body_bytes(HOSTILE_BODIES[name])
+        response = client.post("/v1/score", data=data, content_type="application/json")
+        body = check_answer(response)
+        assert response.status_code in (400, 422), name
+        if response.status_code == 400:
+            assert "infinity" in body["detail"] or "number" in body["detail"], body
+
+
+def test_every_truncation_of_a_body_is_malformed_json(client: FlaskClient) -> None:
+    for path, document in (("/v1/score", EXAMPLE), ("/v1/waits", to_waits(EXAMPLE))):
+        text = json.dumps(document, ensure_ascii=False).encode()
+        for end in range(len(text)):
+            response = client.post(path, data=text[:end], content_type="application/json")
+            assert check_answer(response)["code"] == "malformed_json", text[:end]
+        assert client.post(path, data=text, content_type="application/json").status_code == 200
+
+
+@pytest.mark.parametrize("size", [3 * 1024 * 1024, 2 * 1024 * 1024 + 1])
+def test_bodies_over_2_mib_are_413(client: FlaskClient, size: int) -> None:
+    for path in POST_PATHS:
+        response = client.post(path, data=b"[" * size, content_type="application/json")
+        assert check_answer(response)["code"] == "payload_too_large"
+        # The contract orders the transport errors 415, 413, 400: the type is checked first.
+        response = client.post(path, data=b"[" * size, content_type="text/plain")
+        assert check_answer(response)["code"] == "unsupported_media_type"
+
+
+def test_a_body_of_exactly_2_mib_is_read(client: FlaskClient) -> None:
+    text = EXAMPLE_TEXT.encode()
+    body = text + b" " * (2 * 1024 * 1024 - len(text))
+    response = client.post("/v1/score", data=body, content_type="application/json")
+    assert response.status_code == 200, response.get_data()[:300]
+
+
+@pytest.mark.parametrize(
+    "content_type",
+    ["text/plain", "application/x-www-form-urlencoded", "multipart/form-data; boundary=x",
+     "application/jsonx", "application/problem+json", "application/xml", "*/*", "json"],
+)  # fmt: skip
+def test_wrong_content_types_are_415(client: FlaskClient, content_type: str) -> None:
+    for path in POST_PATHS:
+        response = client.post(path, data=EXAMPLE_TEXT, content_type=content_type)
+        assert check_answer(response)["code"] == "unsupported_media_type"
+
+
+def test_empty_bodies(client: FlaskClient) -> None:
+    for path in POST_PATHS:
+        empty_json = client.post(path, data=b"", content_type="application/json")
+        assert check_answer(empty_json)["code"] == "malformed_json"
+        # No body and no Content-Type: 415 or 400 both say what to send.
+        nothing = client.post(path)
+        assert check_answer(nothing)["code"] in ("unsupported_media_type", "malformed_json")
+
+
+def bad_items() -> list[Any]:
+    """Every way a batch item can be wrong, and a few right ones."""
+    waits = to_waits(EXAMPLE)
+    hand, win = EXAMPLE["hand"], EXAMPLE["win"]
+    return [
+        None, 1, -1.5, "x", "", [], [EXAMPLE], {}, True, {"items": [EXAMPLE]},
+        {"hand": None, "win": None}, {"hand": [], "win": "S"}, {"hand": hand},
+        {**EXAMPLE, "extra": 1}, {**EXAMPLE, "hand": {**hand, "tiles": 14}},
+        {**EXAMPLE, "hand": {**hand, "tiles": "0m"}},
+        {**EXAMPLE, "hand": {**hand, "tiles": "1m" * 7}},
+        {**EXAMPLE, "hand": {**hand, "winning_tile": "5z"}},
+        {**EXAMPLE, "hand": {**hand, "melds": [{"kind": "chow", "tiles": "135m"}]}},
+        {**EXAMPLE, "hand": {**hand, "flowers": [1, 1]}}, {**EXAMPLE, "win": {**win, "seat": "W"}},
+        {**EXAMPLE, "win": {**win, "robbing_kong": 1}},
+        {**EXAMPLE, "win": {"by": "self_draw", "seat": "S", "robbing_kong": True}},
+        {**EXAMPLE, "hand": {**hand, "tiles": "124m789p23455s"}},
+        {**EXAMPLE, "rules": {"minimum": 1000}}, {**EXAMPLE, "rules": {"standard_value": 0}},
+        {**EXAMPLE, "rules": {"version": "4.0", "payoff": None}},
+        waits, [None] * 50, {"\x00": "\u202e"}, EXAMPLE, FIXED_SCORE_REQUESTS[1],
+    ]  # fmt: skip
+
+
+def test_a_batch_of_1000_mixed_bad_items(client: FlaskClient) -> None:
+    kinds = bad_items()
+    items = [kinds[index % len(kinds)] for index in range(1000)]
+    random.Random(20240601).shuffle(items)
+    text = json.dumps({"items": items}).encode()
+    response = client.post("/v1/score/batch", data=text, content_type="application/json")
+    assert response.status_code == 200
+    results = check_answer(response)["results"]
+    assert len(results) == 1000
+    for item, result in zip(items, results, strict=True):
+        try:
+            expected: dict[str, Any] = {"status": 200, "body": engine.score(item)}
+        except Problem as problem:
+            expected = {"status": problem.status, "body": problem.body()}
+        assert result == json.loads(json.dumps(expected)), item
+        if result["status"] != 200:
+            check_problem(result["body"], result["status"])
+            # Paths are relative to the item, never to the batch envelope.
+            assert not any(e["path"].startswith("items[") for e in result["body"]["errors"]), item
+    assert {result["status"] for result in results} == {200, 422}
+
+
+def test_a_batch_over_1000_items_is_refused(client: FlaskClient) -> None:
+    text = json.dumps({"items": [1] * 1001}).encode()
+    response = client.post("/v1/score/batch", data=text, content_type="application/json")
+    assert check_answer(response)["code"] == "invalid_request"
+    assert [e["path"] for e in response.get_json()["errors"]] == ["items"]
+
+
+@pytest.mark.parametrize(
+    "query",
+    ["version=9.9", "version=", "version=%ff%fe", "version=3.3&version=2.51", "x=1",
+     "version=" + "9" * 10_000, "version=%00", "%00=1", "version[]=3.3", "version=3.3%0a",
+     "version=3.3#x", "version=%F0%9F%80%84"],
+)  # fmt: skip
+def test_hostile_query_strings(client: FlaskClient, query: str) -> None:
+    for path in ("/v1/patterns", "/v1/rules"):
+        check_answer(client.get(f"{path}?{query}"))
+
+
+@pytest.mark.parametrize(
+    "request_id",
+    ["x" * 10_000, "x" * 129, "", " ", "a b", "é", "\u202e", "<script>", "a\tb", "%0d%0a", "a;b"],
+)
+def test_hostile_request_ids_are_replaced(client: FlaskClient, request_id: str) -> None:
+    response = client.post("/v1/score", json={}, headers={"X-Request-ID": request_id})
+    body = check_answer(response)
+    assert re.fullmatch(r"[0-9a-f]{32}", response.headers["X-Request-ID"])
+    assert body["request_id"] == response.headers["X-Request-ID"]
+
+
+@pytest.mark.parametrize("method", ["PUT", "PATCH", "DELETE", "GET"])
+def test_wrong_methods_with_hostile_bodies(client: FlaskClient, method: str) -> None:
+    for path in POST_PATHS:
+        response = client.open(path, method=method, data=DEEP, content_type="application/json")
+        assert check_answer(response)["code"] == "method_not_allowed"
+        assert "POST" in response.headers["Allow"]
+
+
+# ---- no stack traces, ever -----------------------------------------------------------------
+
+
+def test_no_traceback_in_any_answer_to_a_hostile_body(app: Flask) -> None:
+    client = app.test_client()
+    bodies = [*HOSTILE_BODIES.values(), *AMPLIFIERS.values()]
+    bodies += [json.dumps(item) for item in bad_items()]
+    bodies += [json.dumps({"items": [item]}) for item in bad_items()]
+    for text in bodies:
+        for path in (*POST_PATHS, "/v1/patterns", "/nowhere"):
+            response = client.post(path, data=body_bytes(text), content_type="application/json")
+            answer = response.get_data(as_text=True)
+            assert "Traceback" not in answer and 'File "' not in answer, answer[:500]
+            assert response.status_code < 500
+
+
+def test_an_unexpected_error_is_a_500_problem_without_traceback(
+    client: FlaskClient, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    secret = "internal detail /srv/zj/service/engine.py line 42"
+
+    def broken(payload: Any) -> Any:
+        raise RuntimeError(secret)
+
+    monkeypatch.setattr(engine, "score", broken)
+    monkeypatch.setattr(engine, "waits", broken)
+    for path in POST_PATHS:
+        response = client.post(path, json=EXAMPLE if path != "/v1/score/batch" else {"items": [1]})
+        assert response.status_code == 500, path
+        text = response.get_data(as_text=True)
+        assert "Traceback" not in text and secret not in text and "RuntimeError" not in text
+        body = response.get_json()
+        assert body["code"] == "internal_error"
+        assert body["request_id"] == response.headers["X-Request-ID"]
+    # The failure is logged (with its traceback) for the operators, not sent to the client.
+    assert secret in caplog.text
+
+
+# ---- regressions: bugs the fuzzing found, fixed
+
+# Hostile bodies whose problem document echoes the input; see the test below.
+ECHOED = {"1.9 MiB list item"}
+
+AMPLIFIERS = {
+    "20,000 empty melds": with_field("hand", "melds", json.dumps([{}] * 20_000)),
+    "30,000 flowers": with_field("hand", "flowers", json.dumps([0] * 30_000)),
+    "a batch of 20,000 nulls": json.dumps({"items": [None] * 20_000}),
+    "a 1.9 MiB list item": HOSTILE_BODIES["1.9 MiB list item"],
+    "a 1.9 MiB list item of DEL characters": with_field(
+        "hand", "tiles", json.dumps(["\x7f" * 1_900_000], ensure_ascii=False)
+    ),
+    "a 1.9 MiB unknown member": EXAMPLE_TEXT[:-1] + ", " + json.dumps(BIG_STRING) + ": 1}",
+}
+
+
+@pytest.mark.parametrize("name", list(AMPLIFIERS))
+def test_problems_do_not_echo_or_multiply_the_input(app: Flask, name: str) -> None:
+    path = "/v1/score/batch" if "batch" in name else "/v1/score"
+    data = AMPLIFIERS[name].encode()
+    response = app.test_client().post(path, data=data, content_type="application/json")
+    check_answer(response)
+    assert len(response.get_data()) <= 64 * 1024, (
+        f"{len(data)} bytes in, {len(response.get_data())} out"
+    )
+
+
+def test_a_batch_over_1000_null_items_names_only_the_limit(client: FlaskClient) -> None:
+    text = json.dumps({"items": [None] * 1001}).encode()
+    response = client.post("/v1/score/batch", data=text, content_type="application/json")
+    assert check_answer(response)["code"] == "invalid_request"
+    assert [e["path"] for e in response.get_json()["errors"]] == ["items"]
+
+
+def test_fast_path_matches_marshmallow_on_batch_envelopes() -> None:
+    check_fast_path(BatchRequestSchema(), {"items": [EXAMPLE, None]})
+
+
+STREAMED = {
+    "3 MiB of brackets": b"[" * (3 * 1024 * 1024),
+    "a valid request padded to 2 MiB, then 700 KB more": EXAMPLE_TEXT.encode()
+    + b" " * (2 * 1024 * 1024 - len(EXAMPLE_TEXT))
+    + b"GARBAGE" * 100_000,
+}
+
+
+@pytest.mark.parametrize("name", list(STREAMED))
+def test_a_streamed_body_over_2_mib_is_413(app: Flask, name: str) -> None:
+    environ = EnvironBuilder(
+        path="/v1/score",
+        method="POST",
+        input_stream=io.BytesIO(STREAMED[name]),
+        content_type="application/json",
+    ).get_environ()
+    environ.pop("CONTENT_LENGTH", None)
+    environ["wsgi.input_terminated"] = True  # as gunicorn does for a chunked request
+    with app.request_context(environ):
+        response = app.full_dispatch_request()
+    assert response.status_code == 413, response.get_data()[:200]
+
+
+def test_a_failed_readiness_check_does_not_leak_the_error(
+    client: FlaskClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    secret = "internal detail /srv/zj/service/engine.py line 42"
+
+    def broken(payload: Any) -> Any:
+        raise RuntimeError(secret)
+
+    monkeypatch.setattr(engine, "score", broken)
+    response = client.get("/readyz")
+    assert check_answer_any(response)["code"] == "not_ready"
+    assert secret not in response.get_data(as_text=True)
+
+
+def check_answer_any(response: Any) -> dict[str, Any]:
+    """A problem document of any status (503 included), without a stack trace."""
+    text = response.get_data(as_text=True)
+    assert "Traceback" not in text and 'File "' not in text
+    assert response.mimetype == "application/problem+json"
+    body: dict[str, Any] = orjson.loads(text)
+    assert body["status"] == response.status_code and body["detail"]
+    return body
