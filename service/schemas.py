@@ -222,34 +222,35 @@ def _fast_loader(schema: Schema) -> _Loader:
 
 
 def _compile(schema: Schema) -> _Loader:
-    plan = [
-        (field.data_key or name, name, _convert(field), field.required, field.load_default)
+    fields_by_key = {
+        field.data_key or name: (name, _convert(field))
         for name, field in schema.load_fields.items()
+    }
+    required = frozenset(
+        field.data_key or name for name, field in schema.load_fields.items() if field.required
+    )
+    defaults = [
+        (field.data_key or name, name, field.load_default)
+        for name, field in schema.load_fields.items()
+        if field.load_default is not missing
     ]
-    known = frozenset(key for key, *_ in plan)
     make = getattr(schema, "make", None)
 
     def load(data: Any) -> Any:
-        if type(data) is not dict or not known.issuperset(data):
+        if type(data) is not dict or not required.issubset(data):
             raise _Doubt
         out = {}
-        for key, name, convert, required, default in plan:
-            value = data.get(key, _ABSENT)
-            if value is _ABSENT:
-                if required:
-                    raise _Doubt
-                if default is not missing:
-                    out[name] = default() if callable(default) else default
-            elif value is None:
+        for key, value in data.items():
+            entry = fields_by_key.get(key)
+            if entry is None or value is None:
                 raise _Doubt
-            else:
-                out[name] = convert(value)
+            out[entry[0]] = entry[1](value)
+        for key, name, default in defaults:
+            if key not in data:
+                out[name] = default() if callable(default) else default
         return make(out) if make else out
 
     return load
-
-
-_ABSENT = object()
 
 
 def _convert(field: fields.Field[Any]) -> _Loader:
