@@ -20,7 +20,7 @@ import os
 import tempfile
 from typing import Any
 
-from gunicorn import glogging
+from gunicorn import glogging, util
 
 
 def _cpu_count() -> int:
@@ -172,3 +172,41 @@ logger_class = JsonLogger
 #   version is what scanners look for); pyproject requires gunicorn >= 23. Gunicorn has no
 #   setting to drop the header, and an app-set Server header would be sent *in addition*, so
 #   the app must not set one.
+
+
+# --- gunicorn's own error responses -------------------------------------------------------------
+
+# Some errors never reach the app: a malformed request line or header block, too many headers,
+# a worker killed past `timeout`. gunicorn answers those itself, in HTML; the API promises
+# application/problem+json for every error, so its writer is replaced by one that keeps the
+# status and writes a problem document (no request id: gunicorn may not have read the request).
+
+
+def write_problem(sock: Any, status_int: int, reason: str, mesg: str) -> None:
+    code = "internal_error" if status_int >= 500 else "bad_request"
+    detail = mesg[:200] or (
+        "the request took longer than the service allows, or the service failed"
+        if status_int >= 500
+        else "the request could not be read as HTTP"
+    )
+    body = json.dumps(
+        {
+            "type": f"urn:zj-service:problem:{code}",
+            "title": reason,
+            "status": status_int,
+            "detail": detail,
+            "code": code,
+            "errors": [],
+        }
+    ).encode()
+    head = (
+        f"HTTP/1.1 {status_int} {reason}\r\n"
+        "Connection: close\r\n"
+        "Content-Type: application/problem+json\r\n"
+        "X-Content-Type-Options: nosniff\r\n"
+        f"Content-Length: {len(body)}\r\n\r\n"
+    ).encode("latin-1")
+    util.write_nonblock(sock, head + body)
+
+
+util.write_error = write_problem

@@ -153,7 +153,9 @@ def worker_timeout(timeout: int = 1) -> Drill:
             stalled = time.monotonic()
             try:
                 raw = _read_all(sock, bound + 5)
-                outcome = "closed, no response" if not raw else f"status {_parse(raw)[0]}"
+                status, problem = _parse(raw) if raw else (0, None)
+                code = problem.get("code") if isinstance(problem, dict) else "no problem document"
+                outcome = f"status {status} {code}" if raw else "closed, no response"
             except TimeoutError:
                 outcome = "HANG"
             except ConnectionResetError:
@@ -164,7 +166,7 @@ def worker_timeout(timeout: int = 1) -> Drill:
     prompt = outcome != "HANG" and waited <= bound
     return Drill(
         f"request outliving --timeout {timeout}",
-        prompt and not outcome.startswith("status 2") and replaced and after == 200,
+        prompt and outcome == "status 500 internal_error" and replaced and after == 200,
         {
             "client_saw": outcome,
             "after_s": round(waited, 2),
@@ -174,6 +176,29 @@ def worker_timeout(timeout: int = 1) -> Drill:
             "heavy_1000_batch_in_process_s": round(batch_seconds, 3),
         },
     )
+
+
+def server_level_errors() -> Drill:
+    """Errors gunicorn answers itself (bad request line, header limits) are problem+json too."""
+    requests = {
+        "request line": b"GARBAGE\r\n\r\n",
+        "long request line": b"GET /" + b"a" * 5000 + b" HTTP/1.1\r\n\r\n",
+        "too many headers": b"GET /livez HTTP/1.1\r\nHost: x\r\n" + b"X-A: b\r\n" * 60 + b"\r\n",
+    }
+    seen = {}
+    with server.gunicorn(workers=1) as srv:
+        for name, raw in requests.items():
+            with socket.create_connection((server.HOST, srv.port), timeout=5) as sock:
+                sock.sendall(raw)
+                answer = _read_all(sock, 10)
+            head = answer.partition(b"\r\n\r\n")[0].lower()
+            status, problem = _parse(answer)
+            typed = b"content-type: application/problem+json" in head
+            code = problem.get("code") if isinstance(problem, dict) else None
+            seen[name] = f"{status} {code}" if typed else f"{status} not problem+json"
+    expected = {"request line": "400", "long request line": "414", "too many headers": "431"}
+    ok = all(seen[name] == f"{status} bad_request" for name, status in expected.items())
+    return Drill("errors gunicorn answers itself", ok, seen)
 
 
 def sigterm(mid_upload: bool) -> Drill:
@@ -233,6 +258,7 @@ def all_drills(quick: bool) -> list[Drill]:
     return [
         kill_worker(seconds=4.5 if quick else 12),
         worker_timeout(1),
+        server_level_errors(),
         sigterm(mid_upload=True),
         sigterm(mid_upload=False),
     ]

@@ -27,3 +27,8 @@ def test_a_request_outliving_the_worker_timeout_gets_an_error_not_a_hang() -> No
 def test_sigterm_lets_the_in_flight_batch_complete(mid_upload: bool) -> None:
     drill = faults.sigterm(mid_upload)
     assert drill.ok, drill
+
+
+def test_errors_gunicorn_answers_itself_are_problem_documents() -> None:
+    drill = faults.server_level_errors()
+    assert drill.ok, drill
