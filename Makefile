@@ -26,8 +26,8 @@ serve: venv
 	PORT=$(PORT) $(BIN)/gunicorn --config gunicorn.conf.py 'service:create_app()'
 
 lint: venv
-	$(BIN)/ruff check service tests bench scripts
-	$(BIN)/ruff format --check service tests bench scripts
+	$(BIN)/ruff check service tests bench scripts gunicorn.conf.py
+	$(BIN)/ruff format --check service tests bench scripts gunicorn.conf.py
 
 typecheck: venv
 	$(BIN)/mypy
