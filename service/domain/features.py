@@ -20,7 +20,7 @@ HONOUR_TRIPLET = 1 << 7  # a pung or kong of an honour
 ORPHAN_PAIR = 1 << 8  # the pair is a terminal or an honour
 
 # Of the hand whatever its arrangement (patterns.Situation.features).
-KONG = 1 << 9
+HAS_KONG = 1 << 9
 WIN_FLAG = 1 << 10  # last tile, kong replacement, robbing a kong or first turn
 CONCEALED = 1 << 11  # no exposed meld
 ONE_SUIT = 1 << 12  # number tiles of one suit only, honours aside

@@ -20,6 +20,7 @@ from .features import (
     CHOWS_4,
     CONCEALED,
     CONCEALED_2,
+    HAS_KONG,
     HONOUR_TRIPLET,
     ONE_SUIT,
     ONLY_HONOURS,
@@ -31,9 +32,6 @@ from .features import (
     TRIPLETS_3,
     TRIPLETS_4,
     WIN_FLAG,
-)
-from .features import (
-    KONG as HAS_KONG,
 )
 from .hand import CHOW, KONG, Hand, Meld, Rules, Win
 
@@ -114,8 +112,8 @@ class Pattern:
     patterns whose predicate counts more than once). ``forms`` are the hand forms it can
     apply to, per version where they differ. ``stacks``: counted alongside the other patterns
     of its series (bonus tiles).
-    ``needs``: features (decompose.CHOWS_2 ...) without which the predicate cannot hold, so
-    that it is not even asked.
+    ``needs``: the features (``features.CHOWS_2`` ...) without which the predicate cannot
+    hold, so that it is not even asked.
     """
 
     id: str
@@ -246,6 +244,9 @@ def value_honor(arrangement: Arrangement, hand: Situation) -> Hit | None:
 
 
 def _small_three(honours: tuple[int, ...], size: int) -> Predicate:
+    """小三元 / 小三風 / 小四喜 Small Three Dragons, Small Three Winds, Small Four Winds:
+    pungs or kongs of all but one of ``size`` honours of a kind, and a pair of the last."""
+
     def predicate(arrangement: Arrangement, hand: Situation) -> Hit | None:
         melds = _honour_triplets(arrangement, honours)
         if len(melds) != size - 1 or arrangement.pair not in honours:
@@ -256,6 +257,9 @@ def _small_three(honours: tuple[int, ...], size: int) -> Predicate:
 
 
 def _big_three(honours: tuple[int, ...], size: int) -> Predicate:
+    """大三元 / 大三風 / 大四喜 Big Three Dragons, Big Three Winds, Big Four Winds: pungs or
+    kongs of ``size`` honours of a kind."""
+
     def predicate(arrangement: Arrangement, hand: Situation) -> Hit | None:
         melds = _honour_triplets(arrangement, honours)
         return Hit(1, f"{_named(melds)} triplets") if len(melds) >= size else None
@@ -279,6 +283,9 @@ def all_triplets(arrangement: Arrangement, hand: Situation) -> Hit | None:
 
 
 def _concealed_triplets(size: int) -> Predicate:
+    """二暗刻 / 三暗刻 / 四暗刻 Two, Three, Four Concealed Triplets: pungs or kongs whose
+    tiles were all drawn by the winner (a pung the winning discard completed is exposed)."""
+
     def predicate(arrangement: Arrangement, hand: Situation) -> Hit | None:
         if arrangement.concealed_triplets < size:
             return None
@@ -289,6 +296,8 @@ def _concealed_triplets(size: int) -> Predicate:
 
 
 def _kongs(size: int) -> Predicate:
+    """一槓 ... 四槓 One to Four Kong: declared kongs, exposed or concealed."""
+
     def predicate(arrangement: Arrangement, hand: Situation) -> Hit | None:
         if len(hand.kongs) != size:
             return None
@@ -301,6 +310,9 @@ def _kongs(size: int) -> Predicate:
 
 
 def _identical(size: int, groups: int = 1) -> Predicate:
+    """一般高 / 兩般高 / 一色三同順 / 一色四同順 Identical Sequences: ``groups`` different
+    chows each held ``size`` times."""
+
     def predicate(arrangement: Arrangement, hand: Situation) -> Hit | None:
         chows = arrangement.chows  # sorted: identical chows stand side by side
         if len(chows) < size * groups:
@@ -375,6 +387,9 @@ def nine_tile_straight(arrangement: Arrangement, hand: Situation) -> Hit | None:
 
 
 def _consecutive_triplets(size: int) -> Predicate:
+    """三連刻 / 四連刻 Three, Four Consecutive Triplets: pungs or kongs of ``size``
+    consecutive numbers of one suit."""
+
     def predicate(arrangement: Arrangement, hand: Situation) -> Hit | None:
         tiles = arrangement.triplets
         if len(tiles) < size:
@@ -392,6 +407,9 @@ def _consecutive_triplets(size: int) -> Predicate:
 
 
 def _lesser_terminals(allowed: tuple[int, ...]) -> Predicate:
+    """混全帶么 / 純全帶么 Mixed, Pure Lesser Terminals: every set and the pair hold a tile
+    of ``allowed`` (terminals and honours, or terminals only)."""
+
     def predicate(arrangement: Arrangement, hand: Situation) -> Hit | None:
         if arrangement.pair not in allowed:
             return None
@@ -422,6 +440,8 @@ def pure_greater_terminals(arrangement: Arrangement, hand: Situation) -> Hit | N
 
 
 def _flag(test: Callable[[Win], bool], reason: str) -> Predicate:
+    """海底撈月 ... 地和 Incidental bonuses: what the win context says (category 9)."""
+
     def predicate(arrangement: Arrangement, hand: Situation) -> Hit | None:
         return Hit(1, reason) if test(hand.win) else None
 
@@ -432,6 +452,9 @@ def _flag(test: Callable[[Win], bool], reason: str) -> Predicate:
 
 
 def _form(reason: str) -> Predicate:
+    """十三么九 / 七對子 Thirteen Terminals, Seven Pairs: the hand's form itself (the table
+    ties each to its form)."""
+
     def predicate(arrangement: Arrangement, hand: Situation) -> Hit | None:
         return Hit(1, reason)
 
@@ -442,6 +465,9 @@ def _form(reason: str) -> Predicate:
 
 
 def _proper(proper: bool) -> Predicate:
+    """正花 / 偏花 Proper, Improper Flower/Season: each bonus tile numbered like the seat
+    (1 East ... 4 North) or not."""
+
     def predicate(arrangement: Arrangement, hand: Situation) -> Hit | None:
         seat = t.SEATS.index(hand.win.seat) + 1
         found = [
@@ -456,6 +482,8 @@ def _proper(proper: bool) -> Predicate:
 
 
 def _complete(kind: str) -> Predicate:
+    """齊四花 / 齊四季 Four Flowers, Four Seasons: a complete set of four."""
+
     def predicate(arrangement: Arrangement, hand: Situation) -> Hit | None:
         numbers = hand.hand.flowers if kind == "flowers" else hand.hand.seasons
         return Hit(1, f"all four {kind}") if len(set(numbers)) == 4 else None
@@ -471,8 +499,6 @@ def _values(v33: int, v251: int) -> dict[str, int]:
     return {"3.3": v33, "2.51": v251}
 
 
-WINDS = t.WINDS
-DRAGONS = t.DRAGONS
 NOT_THIRTEEN: frozenset[Form] = frozenset({"standard", "seven_pairs"})
 
 CATEGORIES = {
@@ -515,12 +541,12 @@ CATALOGUE: tuple[Pattern, ...] = (
     _p("2.1.2", "Pure One-Suit", "清一色", _values(80, 100), "Number tiles of one suit only.", pure_one_suit, forms=ANY_FORM, needs=ONE_SUIT),
     _p("2.2", "Nine Gates", "九蓮寶燈", _same(480), "1112345678999 of one suit held (the nine-sided wait), won on any tile of that suit.", nine_gates, needs=ONE_SUIT | CONCEALED),
     _p("3.1", "Value Honor", "番牌", _same(10), "Each pung or kong of a dragon or of the seat wind; there is no prevailing wind.", value_honor, needs=HONOUR_TRIPLET),
-    _p("3.2.1", "Small Three Dragons", "小三元", _same(40), "Two dragon pungs or kongs and a pair of the third dragon.", _small_three(DRAGONS, 3), needs=HONOUR_TRIPLET | TRIPLETS_2),
-    _p("3.2.2", "Big Three Dragons", "大三元", _same(130), "Pungs or kongs of all three dragons.", _big_three(DRAGONS, 3), needs=HONOUR_TRIPLET | TRIPLETS_3),
-    _p("3.3.1", "Small Three Winds", "小三風", _values(30, 25), "Two wind pungs or kongs and a pair of a third wind.", _small_three(WINDS, 3), needs=HONOUR_TRIPLET | TRIPLETS_2),
-    _p("3.3.2", "Big Three Winds", "大三風", _same(120), "Pungs or kongs of three winds.", _big_three(WINDS, 3), needs=HONOUR_TRIPLET | TRIPLETS_3),
-    _p("3.3.3", "Small Four Winds", "小四喜", _same(320), "Three wind pungs or kongs and a pair of the fourth wind.", _small_three(WINDS, 4), needs=HONOUR_TRIPLET | TRIPLETS_3),
-    _p("3.3.4", "Big Four Winds", "大四喜", _same(400), "Pungs or kongs of all four winds.", _big_three(WINDS, 4), needs=HONOUR_TRIPLET | TRIPLETS_4),
+    _p("3.2.1", "Small Three Dragons", "小三元", _same(40), "Two dragon pungs or kongs and a pair of the third dragon.", _small_three(t.DRAGONS, 3), needs=HONOUR_TRIPLET | TRIPLETS_2),
+    _p("3.2.2", "Big Three Dragons", "大三元", _same(130), "Pungs or kongs of all three dragons.", _big_three(t.DRAGONS, 3), needs=HONOUR_TRIPLET | TRIPLETS_3),
+    _p("3.3.1", "Small Three Winds", "小三風", _values(30, 25), "Two wind pungs or kongs and a pair of a third wind.", _small_three(t.WINDS, 3), needs=HONOUR_TRIPLET | TRIPLETS_2),
+    _p("3.3.2", "Big Three Winds", "大三風", _same(120), "Pungs or kongs of three winds.", _big_three(t.WINDS, 3), needs=HONOUR_TRIPLET | TRIPLETS_3),
+    _p("3.3.3", "Small Four Winds", "小四喜", _same(320), "Three wind pungs or kongs and a pair of the fourth wind.", _small_three(t.WINDS, 4), needs=HONOUR_TRIPLET | TRIPLETS_3),
+    _p("3.3.4", "Big Four Winds", "大四喜", _same(400), "Pungs or kongs of all four winds.", _big_three(t.WINDS, 4), needs=HONOUR_TRIPLET | TRIPLETS_4),
     _p("3.4", "All Honors", "字一色", _same(320), "Honour tiles only.", all_honors, forms=ANY_FORM, needs=ONLY_HONOURS),
     _p("4.1", "All Triplets", "對對和", _values(30, 40), "Four pungs or kongs.", all_triplets, needs=TRIPLETS_4),
     _p("4.2.1", "Two Concealed Triplets", "二暗刻", _same(5), "Two concealed pungs or kongs: every tile drawn by the winner, none the winning discard.", _concealed_triplets(2), needs=CONCEALED_2),
