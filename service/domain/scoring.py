@@ -112,10 +112,8 @@ def apply_limit(held: list[Counted]) -> tuple[tuple[Counted, ...], tuple[Counted
 def score_arrangement(arrangement: Arrangement, hand: Situation) -> Score:
     counted, not_counted, limit = apply_limit(held_patterns(arrangement, hand))
     points = sum(c.points for c in counted)
-    return Score(
-        arrangement, hand, counted, not_counted, points, limit, min(points, LIMIT)
-        if limit == "capped" else points,
-    )  # fmt: skip
+    score = LIMIT if limit == "capped" else points
+    return Score(arrangement, hand, counted, not_counted, points, limit, score)
 
 
 def score(hand: Hand, win: Win, rules: Rules) -> Score:
