@@ -83,3 +83,15 @@ def score_request(
     if rules is not None:
         body["rules"] = rules
     return body
+
+
+# API.md's example hand with its winning tile among the tiles, as the API's own rule wants
+# (API.md prints "123m789p2355s", 13 tiles with the meld). Value Honor 10, payments -10/+30.
+EXAMPLE = score_request(
+    "123m789p23455s",
+    "4s",
+    by="discard",
+    seat="S",
+    discarder="W",
+    melds=[{"kind": "pung", "tiles": "777z"}],
+)

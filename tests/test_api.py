@@ -10,16 +10,8 @@ from flask.testing import FlaskClient
 
 from service import create_app, engine
 
-from .conftest import SPEC_PATH, ContractClient, score_request
+from .conftest import EXAMPLE, SPEC_PATH, ContractClient, score_request
 
-EXAMPLE = score_request(
-    "123m789p23455s",
-    "4s",
-    by="discard",
-    seat="S",
-    discarder="W",
-    melds=[{"kind": "pung", "tiles": "777z"}],
-)
 NINE_GATES = {"hand": {"tiles": "1112345678999m"}, "win": {"seat": "S"}}
 
 

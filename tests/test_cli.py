@@ -10,14 +10,7 @@ from pathlib import Path
 
 from service.cli import main
 
-EXAMPLE = {
-    "hand": {
-        "tiles": "123m789p23455s",
-        "melds": [{"kind": "pung", "tiles": "777z"}],
-        "winning_tile": "4s",
-    },
-    "win": {"by": "discard", "seat": "S", "discarder": "W"},
-}
+from .conftest import EXAMPLE
 
 
 def run(*argv: str, stdin: str = "") -> tuple[int, str]:

@@ -53,7 +53,7 @@ from service.schemas import (
     load,
 )
 
-from .conftest import SPEC_PATH, score_request
+from .conftest import EXAMPLE, SPEC_PATH, score_request
 
 try:  # the legal-hand generator, when bench/ is there; fixed valid requests otherwise
     from bench import handgen
@@ -80,14 +80,6 @@ CODES = {
 SCORE_CODES = CODES[422]
 POST_PATHS = ("/v1/score", "/v1/waits", "/v1/score/batch")
 
-EXAMPLE = score_request(
-    "123m789p23455s",
-    "4s",
-    by="discard",
-    seat="S",
-    discarder="W",
-    melds=[{"kind": "pung", "tiles": "777z"}],
-)
 FIXED_SCORE_REQUESTS = [
     EXAMPLE,
     {
