@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Literal, NamedTuple
 
 from . import tiles as t
@@ -85,7 +86,11 @@ class Rules(NamedTuple):
 
 def declared_melds(hand: Hand, size: int = 14) -> tuple[Meld, ...]:
     """Check the declared melds, the tile count (``size``) and the copies of each tile."""
-    melds = tuple(_meld(spec, f"hand.melds[{i}]") for i, spec in enumerate(hand.melds))
+    for index, spec in enumerate(hand.melds):
+        fault = _meld_fault(spec)
+        if fault is not None:
+            raise Problem.at("invalid_hand", f"hand.melds[{index}].{fault[0]}", fault[1])
+    melds = tuple(Meld(spec.kind, min(spec.tiles), spec.concealed, True) for spec in hand.melds)
     held = len(hand.tiles) + 3 * len(melds)
     if held != size:
         raise Problem.at(
@@ -127,33 +132,32 @@ def check_winning_tile(hand: Hand) -> None:
         )
 
 
-def _meld(spec: MeldSpec, path: str) -> Meld:
+@lru_cache(maxsize=1024)
+def _meld_fault(spec: MeldSpec) -> tuple[str, str] | None:
+    """What makes a declared meld impossible, as (field, message), or None.
+
+    Cached: the same melds ("777z", "123m") come back in hand after hand.
+    """
     tiles = sorted(spec.tiles)
     first = tiles[0] if tiles else 0
     if spec.kind == CHOW:
         suited = len(tiles) == 3 and not t.is_honour(first) and t.number(first) <= 7
         if not suited or tiles != [first, first + 1, first + 2]:
-            raise Problem.at(
-                "invalid_hand",
-                f"{path}.tiles",
+            return "tiles", (
                 f"{t.compact(tiles) or 'nothing'} is not a chow: three consecutive numbers of"
-                " one suit, e.g. '345p'",
+                " one suit, e.g. '345p'"
             )
     else:
         size = 4 if spec.kind == KONG else 3
         if len(tiles) != size or tiles.count(first) != size:
-            raise Problem.at(
-                "invalid_hand",
-                f"{path}.tiles",
-                f"{t.compact(tiles) or 'nothing'} is not a {spec.kind}: {size} identical tiles",
+            return "tiles", (
+                f"{t.compact(tiles) or 'nothing'} is not a {spec.kind}: {size} identical tiles"
             )
     if spec.concealed and spec.kind != KONG:
-        raise Problem.at(
-            "invalid_hand",
-            f"{path}.concealed",
-            f"only a kong can be declared concealed; a declared {spec.kind} is exposed",
+        return "concealed", (
+            f"only a kong can be declared concealed; a declared {spec.kind} is exposed"
         )
-    return Meld(spec.kind, first, spec.concealed, declared=True)
+    return None
 
 
 def check_context(hand: Hand, melds: tuple[Meld, ...], win: Win, rules: Rules) -> None:
