@@ -5,7 +5,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 PORT   ?= 8000
 
-.PHONY: help venv serve test lint typecheck check bench container-test load clean
+.PHONY: help venv serve test lint typecheck bench wrk container-test load clean
 
 help:
 	@echo "make serve           run the service with gunicorn on \$$PORT (default 8000)"
@@ -35,10 +35,15 @@ typecheck: venv
 test: lint typecheck
 	$(BIN)/pytest
 
-bench: venv
+# wrk (Debian) drives the HTTP figures; installed when missing and apt-get is usable.
+wrk:
+	@command -v wrk >/dev/null || (apt-get update -qq && apt-get install -y -qq wrk) \
+		|| echo "wrk is not installed: the HTTP figures are skipped"
+
+bench: venv wrk
 	$(BIN)/python -m bench
 
-load: venv
+load: venv wrk
 	$(BIN)/python -m bench.load
 
 container-test: venv
