@@ -9,7 +9,7 @@ from .domain.hand import Rules
 from .domain.patterns import CATALOGUE, VERSIONS
 from .domain.scoring import LIMIT
 from .render import rules as render_rules
-from .schemas import MAX_BATCH, MAX_MELDS, MAX_TILE_LIST, MAX_TILE_STRING
+from .schemas import MAX_BATCH, MAX_BODY, MAX_MELDS, MAX_TILE_LIST, MAX_TILE_STRING
 
 PAYOFFS = {
     "formal": "Each other player pays the value for a self-draw or a hand up to the standard"
@@ -64,7 +64,7 @@ def rules() -> dict[str, Any]:
         "defaults": render_rules(Rules()),
         "limits": {
             "score_limit": LIMIT,
-            "body_bytes": 2 * 1024 * 1024,
+            "body_bytes": MAX_BODY,
             "batch_items": MAX_BATCH,
             "tile_string_characters": MAX_TILE_STRING,
             "tile_list_items": MAX_TILE_LIST,

@@ -16,6 +16,7 @@ from .domain import tiles as t
 from .domain.errors import Problem
 from .domain.hand import Hand, MeldSpec, Rules, Win
 
+MAX_BODY = 2 * 1024 * 1024  # bytes; the HTTP layer enforces it
 MAX_TILE_STRING = 64
 MAX_TILE_LIST = 18
 MAX_MELDS = 4

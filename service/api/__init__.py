@@ -8,12 +8,13 @@ from typing import Any
 
 from flask import Flask
 
+from ..schemas import MAX_BODY
 from . import errors, headers, routes
 from .json import OrjsonProvider
 
 DEFAULTS = {
     # Large enough for a full batch of 1000 verbose requests, small enough to bound memory.
-    "MAX_CONTENT_LENGTH": 2 * 1024 * 1024,
+    "MAX_CONTENT_LENGTH": MAX_BODY,
     # Comma-separated browser origins allowed by CORS; "*" allows any (no credentials).
     "CORS_ORIGINS": "*",
 }
