@@ -174,6 +174,11 @@ def test_invalid_hand(
         ({"by": "self_draw", "discarder": "E"}, "win.discarder"),
         ({"by": "self_draw", "responsible": "E"}, "win.responsible"),
         ({"by": "discard", "discarder": "E", "responsible": "S"}, "win.responsible"),
+        (
+            {"by": "discard", "discarder": "E", "responsible": "W", "pay_as_self_draw": True},
+            "win.responsible",
+        ),
+        ({"by": "self_draw", "pay_as_self_draw": True}, "win.pay_as_self_draw"),
         ({"by": "self_draw", "first_turn": True}, "win.first_turn"),
         ({"by": "discard", "discarder": "W", "first_turn": True}, "win.first_turn"),
     ],
@@ -368,3 +373,13 @@ def test_cors_restricted_origins() -> None:
     assert "Origin" in good.headers["Vary"]
     bad = client.get("/livez", headers={"Origin": "https://evil.example"})
     assert "Access-Control-Allow-Origin" not in bad.headers
+
+
+def test_configuration_from_the_environment(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("ZJ_CORS_ORIGINS", "https://one.example,https://two.example")
+    monkeypatch.setenv("ZJ_MAX_CONTENT_LENGTH", "1024")
+    client = create_app().test_client()
+    allowed = client.get("/livez", headers={"Origin": "https://two.example"})
+    assert allowed.headers["Access-Control-Allow-Origin"] == "https://two.example"
+    big = client.post("/v1/score", data=b" " * 2048, content_type="application/json")
+    assert big.status_code == 413

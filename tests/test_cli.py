@@ -101,3 +101,19 @@ def test_python_dash_m_service() -> None:
     imported = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
                               check=True, timeout=60)  # fmt: skip
     assert imported.stdout.strip() == "False"
+
+
+def test_friendly_form_flags_bonus_tiles_and_seven_pairs() -> None:
+    code, out = run(
+        "score", "1133557799m1122p", "--win", "2p", "--seat", "N", "--last-tile",
+        "--flowers", "4,1", "--seasons", "2",
+    )  # fmt: skip
+    assert code == 0
+    assert "seven pairs" in out and "11m 33m" in out
+    assert "Final Draw" in out and "Proper Flower/Season" in out
+
+
+def test_friendly_form_thirteen_terminals() -> None:
+    code, out = run("score", "19m19p19s12345677z", "--first-turn")
+    assert code == 0
+    assert "thirteen terminals" in out and "Blessing of Heaven" in out

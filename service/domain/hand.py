@@ -32,11 +32,6 @@ class Meld(NamedTuple):
             return (self.tile, self.tile + 1, self.tile + 2)
         return (self.tile,) * (4 if self.kind == KONG else 3)
 
-    @property
-    def is_triplet(self) -> bool:
-        """Pungs and kongs: the rules' "triplet/kong"."""
-        return self.kind != CHOW
-
 
 class MeldSpec(NamedTuple):
     """A declared meld as the client gave it, before it is checked."""
