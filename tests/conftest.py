@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import json
+import os
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -12,12 +13,19 @@ import pytest
 import yaml
 from flask import Flask
 from flask.testing import FlaskClient
+from hypothesis import settings
 from openapi_core import Config, OpenAPI
 from openapi_core.contrib.werkzeug import WerkzeugOpenAPIRequest, WerkzeugOpenAPIResponse
 from openapi_core.templating.paths.exceptions import OperationNotFound, PathNotFound
 from werkzeug.wrappers import Request
 
 from service import create_app
+
+# CI replays the same examples every run (a red build is then always reproducible); local runs
+# keep exploring new ones.
+settings.register_profile("ci", derandomize=True, print_blob=True)
+if os.environ.get("CI"):
+    settings.load_profile("ci")
 
 SPEC_PATH = Path(__file__).resolve().parents[1] / "openapi.yaml"
 # openapi-core reads only application/json as JSON; problems are application/problem+json.
