@@ -56,7 +56,7 @@ def init_app(app: Flask) -> None:
 
     @app.errorhandler(Exception)
     def unexpected(error: Exception) -> Response:
-        log.exception("unexpected error", exc_info=error)
+        log.exception("unexpected error, request %s", g.get("request_id"), exc_info=error)
         return problem_response(
             Problem(
                 "internal_error", "the service failed; the request id identifies it", status=500

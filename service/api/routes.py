@@ -7,7 +7,7 @@ from importlib import resources
 from typing import Any
 
 import orjson
-from flask import Blueprint, Response, current_app, request
+from flask import Blueprint, Response, current_app, g, request
 from werkzeug.exceptions import RequestEntityTooLarge
 
 from .. import catalogue, engine
@@ -97,7 +97,7 @@ def readyz() -> dict[str, str]:
     try:
         engine.score(READY_HAND)
     except Exception:  # any failure means not ready
-        log.exception("readiness check failed")
+        log.exception("readiness check failed, request %s", g.get("request_id"))
         raise Problem("not_ready", "scoring a fixed hand failed; see the log", status=503) from None
     return {"status": "ready"}
 
