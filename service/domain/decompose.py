@@ -59,10 +59,21 @@ class Arrangement:
         self.pair = pair
         self.pairs = pairs
         self.winning = winning
-        self.chows = tuple(sorted(meld.tile for meld in sets if meld.kind == CHOW))
-        self.triplets = tuple(sorted(meld.tile for meld in sets if meld.kind != CHOW))
-        self.concealed_triplets = concealed = sum(1 for m in sets if m.kind != CHOW and m.concealed)
-        chows, triplets = len(self.chows), len(self.triplets)
+        chow_tiles: list[int] = []
+        triplet_tiles: list[int] = []
+        concealed = 0
+        for meld in sets:
+            if meld.kind == CHOW:
+                chow_tiles.append(meld.tile)
+            else:
+                triplet_tiles.append(meld.tile)
+                concealed += meld.concealed
+        chow_tiles.sort()
+        triplet_tiles.sort()
+        self.chows = tuple(chow_tiles)
+        self.triplets = tuple(triplet_tiles)
+        self.concealed_triplets = concealed
+        chows, triplets = len(chow_tiles), len(triplet_tiles)
         self.features = (
             (CHOWS_2 if chows >= 2 else 0)
             | (CHOWS_3 if chows >= 3 else 0)
