@@ -77,6 +77,19 @@ wait_exit() {
     wait "$pid" || rc=$?
 }
 
+# Sends SIGTERM to $1 (a pid, or -pgid for a process group), waits for process $2 and checks
+# that gunicorn shut down cleanly (its stderr $3) within the graceful timeout; $4 names the check.
+sigterm_check() {
+    local start=$SECONDS
+    kill -TERM -- "$1"
+    wait_exit "$2" $((GRACE + 5))
+    if [[ "$rc" == 0 ]] && grep -q "Shutting down: Master" "$3"; then
+        pass "$4: clean exit (status 0) in $((SECONDS - start)) s (limit ${GRACE} s)"
+    else
+        fail "$4: exit status $rc after $((SECONDS - start)) s"
+    fi
+}
+
 # ---------------------------------------------------------------------------------------------
 step "tools"
 need=()
@@ -202,14 +215,7 @@ if check ready "$port" "$run1" "$READY_WAIT"; then
     # wrapper, which would turn a group-wide SIGTERM into a SIGKILL of the container.
     master=$(check master "$run1" || true)
     if [[ -n "$master" ]]; then
-        start=$SECONDS
-        kill -TERM "$master"
-        wait_exit "$run1" $((GRACE + 5))
-        if [[ "$rc" == 0 ]] && grep -q "Shutting down: Master" "$work/run1.err"; then
-            pass "SIGTERM: clean exit (status 0) in $((SECONDS - start)) s (limit ${GRACE} s)"
-        else
-            fail "SIGTERM: exit status $rc after $((SECONDS - start)) s"
-        fi
+        sigterm_check "$master" "$run1" "$work/run1.err" "SIGTERM"
     else
         fail "gunicorn master not found for the SIGTERM check"
     fi
@@ -256,14 +262,7 @@ if check ready "$port2" "$run2" "$READY_WAIT"; then
     check uids "$run2" || failures=$((failures + 1))
     # Here the session holds only gunicorn (the namespace setup exec'd into it), so signal the
     # whole process group, as the brief asks: master and workers all shut down gracefully.
-    start=$SECONDS
-    kill -TERM -- "-$run2"
-    wait_exit "$run2" $((GRACE + 5))
-    if [[ "$rc" == 0 ]] && grep -q "Shutting down: Master" "$work/run2.err"; then
-        pass "SIGTERM to the process group: clean exit (status 0) in $((SECONDS - start)) s"
-    else
-        fail "SIGTERM to the process group: exit status $rc after $((SECONDS - start)) s"
-    fi
+    sigterm_check "-$run2" "$run2" "$work/run2.err" "SIGTERM to the process group"
 else
     failures=$((failures + 1))
     echo "--- stderr of the container"
