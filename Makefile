@@ -5,12 +5,13 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 PORT   ?= 8000
 
-.PHONY: help venv serve test lint typecheck bench wrk container-test load clean
+.PHONY: help venv serve test lint typecheck compiled test-compiled bench wrk container-test load clean
 
 help:
 	@echo "make serve           run the service with gunicorn on \$$PORT (default 8000)"
-	@echo "make test            lint, type-check and run the whole test suite"
-	@echo "make bench           engine and HTTP benchmarks, printed as figures"
+	@echo "make test            lint, type-check, run the test suite on both builds"
+	@echo "make compiled        build the mypyc-compiled service (as shipped) into build/compiled"
+	@echo "make bench           engine and HTTP benchmarks of the compiled build, as figures"
 	@echo "make load            one minute of saturating load, errors and worker memory"
 	@echo "make container-test  build the image with buildah and check it over HTTP"
 
@@ -32,16 +33,25 @@ lint: venv
 typecheck: venv
 	$(BIN)/mypy
 
+# The suite runs twice: on the source tree (pure Python) and on the compiled build the image
+# ships, where mypyc also enforces the type annotations at run time.
 test: lint typecheck
 	$(BIN)/pytest
+	$(MAKE) test-compiled
+
+compiled: venv
+	bash scripts/compile.sh $(BIN)/python
+
+test-compiled: compiled
+	cd build/compiled && ../../$(BIN)/pytest -p no:cacheprovider
 
 # wrk (Debian) drives the HTTP figures; installed when missing and apt-get is usable.
 wrk:
 	@command -v wrk >/dev/null || (apt-get update -qq && apt-get install -y -qq wrk) \
 		|| echo "wrk is not installed: the HTTP figures are skipped"
 
-bench: venv wrk
-	$(BIN)/python -m bench
+bench: compiled wrk
+	cd build/compiled && ../../$(BIN)/python -m bench
 
 load: venv wrk
 	$(BIN)/python -m bench.load

@@ -170,6 +170,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seconds", type=float, help="each HTTP run (default 12, quick 3)")
     args = parser.parse_args(argv)
     print(report.machine())
+    print(report.build())
     print(f"python {sys.version.split()[0]}; figures only: nothing here fails on timing")
     if not args.http_only:
         engine_section(args.hands or (2000 if args.quick else 10_000))

@@ -29,6 +29,16 @@ def verdict(ok: bool) -> str:
     return "meets" if ok else "BELOW"
 
 
+def build() -> str:
+    """Which build of the service is measured: compiled (mypyc, as shipped) or pure Python."""
+    import service
+    from service.domain import scoring
+
+    compiled = scoring.__file__ is not None and not scoring.__file__.endswith(".py")
+    kind = "compiled with mypyc (as in the image)" if compiled else "pure Python"
+    return f"service: {kind}, from {service.__file__}"
+
+
 def machine() -> str:
     """What the figures depend on: cores and how busy the machine already was."""
     load1, load5, _ = os.getloadavg()

@@ -20,8 +20,13 @@ from contextlib import contextmanager, suppress
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import service
+
 ROOT = Path(__file__).resolve().parent.parent
 CONFIG = ROOT / "gunicorn.conf.py"
+# gunicorn imports the app from its working directory: the tree this process's ``service``
+# came from (build/compiled for the compiled build, see scripts/compile.sh).
+SERVICE_ROOT = Path(service.__file__).parent.parent
 HOST = "127.0.0.1"
 
 
@@ -130,7 +135,7 @@ def gunicorn(
     full_env = {**os.environ, **(env or {})}
     process = subprocess.Popen(
         command(port, workers, extra),
-        cwd=ROOT,
+        cwd=SERVICE_ROOT,
         env=full_env,
         stdin=subprocess.DEVNULL,
         stdout=subprocess.DEVNULL,

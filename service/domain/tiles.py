@@ -68,8 +68,11 @@ def name(tile: int) -> str:
     return f"{number(tile)} {SUIT_NAMES[suit(tile)]}"
 
 
-def parse(notation: str | Sequence[str]) -> list[int]:
-    """Tiles from compact notation ("123m 55z") or a list of single tiles (["1m", "5z"])."""
+def parse(notation: str | Sequence[object]) -> list[int]:
+    """Tiles from compact notation ("123m 55z") or a list of single tiles (["1m", "5z"]).
+
+    The list is typed ``object``: it comes straight from JSON and every item is checked.
+    """
     if isinstance(notation, str):
         return _parse_compact(notation)
     tiles = []

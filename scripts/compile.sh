@@ -1,0 +1,25 @@
+#!/usr/bin/env bash
+# Builds the compiled wheel the image ships (ZJ_COMPILE=1, see setup.py) and lays it out as
+# build/compiled: a mirror of the repository in which `service` is that compiled package and
+# everything else (tests, bench, configs) links back here. pytest, the benchmarks or gunicorn
+# started from build/compiled exercise the shipped build; the source tree stays pure Python.
+#
+# Usage: bash scripts/compile.sh [python]   (default .venv/bin/python, with mypy and setuptools)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+python=${1:-.venv/bin/python}
+out=build/compiled
+
+rm -rf build/wheel "$out"
+ZJ_COMPILE=1 "$python" -m pip wheel --quiet --no-deps --no-build-isolation \
+    --wheel-dir build/wheel .
+mkdir -p "$out"
+"$python" -m zipfile -e build/wheel/*.whl "$out"
+rm -rf "$out"/*.dist-info
+for entry in tests bench pyproject.toml openapi.yaml gunicorn.conf.py; do
+    ln -s "../../$entry" "$out/$entry"
+done
+# Fail here, not in a test, if an extension did not come out.
+(cd "$out" && "../../$python" -c \
+    'import service.domain.scoring as m, sys; sys.exit(0 if m.__file__.endswith(".so") else m.__file__)')
+echo "compiled: $out ($(find "$out/service" -name '*.so' | wc -l) extension modules)"

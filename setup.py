@@ -1,0 +1,28 @@
+"""Opt-in compiled build: ``ZJ_COMPILE=1`` compiles the hot path with mypyc.
+
+Everything else about the package is in pyproject.toml. Without ZJ_COMPILE (an editable dev
+install, a plain ``pip install .``) the package is pure Python; the image sets it, and
+``scripts/compile.sh`` builds the same wheel for the tests and the benchmarks. mypyc compiles
+the modules as they are (they are type-checked with mypy --strict); the ``.py`` files stay in
+the wheel beside the extension, which Python imports first.
+"""
+
+import os
+from pathlib import Path
+
+from setuptools import setup
+
+# The pure, typed core: the domain, the fast request loader and the response renderer.
+# schemas.py stays interpreted: its fields subclass marshmallow's, which mypyc cannot compile.
+COMPILED = [
+    *sorted(str(path) for path in Path("service/domain").glob("*.py")),
+    "service/render.py",
+]
+
+ext_modules = []
+if os.environ.get("ZJ_COMPILE") == "1":
+    from mypyc.build import mypycify
+
+    ext_modules = mypycify(COMPILED, opt_level="3", debug_level="0")
+
+setup(ext_modules=ext_modules)
