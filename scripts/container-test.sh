@@ -4,12 +4,13 @@
 # with debootstrap, standing in for python:3.12-slim. Run as root (`make container-test`, CI).
 #
 #   1. lint the Dockerfile with hadolint;
-#   2. install buildah, podman and debootstrap if missing; build localhost/python-base:test
+#   2. install buildah, podman and debootstrap if missing; build localhost/python-base:bookworm
 #      once (kept in the container storage and reused on later runs);
 #   3. build the image (chroot isolation, Docker format so HEALTHCHECK is kept) and check its
 #      config: non-root USER, exec-form CMD, HEALTHCHECK without curl, EXPOSE 8000;
 #   4. run it with `buildah run` as the image's USER and CMD: /readyz, a real /v1/score,
-#      the JSON access log, non-root processes, the image's HEALTHCHECK command, and a clean
+#      the JSON access log, non-root processes, the image's HEALTHCHECK command, the compiled
+#      core (mypyc extension modules, not the .py fallback), and a clean
 #      exit on SIGTERM within the graceful timeout;
 #   5. run it again on a read-only root filesystem (what Kubernetes' readOnlyRootFilesystem
 #      and `docker run --read-only` give) and repeat the HTTP checks and the SIGTERM check.
@@ -17,12 +18,12 @@
 # Prints PASS:/FAIL: lines and a summary; exits non-zero if anything failed. Every wait is
 # bounded; whatever it started (processes, containers, mounts) is removed on exit.
 # Environment: IMAGE (default localhost/zj-service:test), BASE_IMAGE
-# (default localhost/python-base:test), HADOLINT (path to the hadolint binary).
+# (default localhost/python-base:bookworm), HADOLINT (path to the hadolint binary).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 IMAGE=${IMAGE:-localhost/zj-service:test}
-BASE_IMAGE=${BASE_IMAGE:-localhost/python-base:test}
+BASE_IMAGE=${BASE_IMAGE:-localhost/python-base:bookworm}
 GRACE=30          # gunicorn.conf.py graceful_timeout: SIGTERM must end the server within it
 READY_WAIT=90     # seconds for /readyz after start (imports, preload, worker boot)
 
@@ -129,9 +130,10 @@ else
     root=$work/rootfs
     start=$SECONDS
     # Debian's python3 stands in for the official image's /usr/local/bin/python: the Dockerfile
-    # relies only on `python` and `pip` being on PATH.
+    # relies only on `python` and `pip` being on PATH, and on Python's headers (python3-dev
+    # here; the official image ships them) for the compiled build.
     if ! timeout 900 debootstrap --variant=minbase \
-        --include=python3,python3-venv,python3-pip,ca-certificates \
+        --include=python3,python3-venv,python3-pip,python3-dev,ca-certificates \
         bookworm "$root" http://deb.debian.org/debian >"$work/debootstrap.log" 2>&1; then
         tail -20 "$work/debootstrap.log"
         abort "debootstrap of the base image"
@@ -209,6 +211,14 @@ if check ready "$port" "$run1" "$READY_WAIT"; then
         pass "HEALTHCHECK command exits 0 while the server is up"
     else
         fail "HEALTHCHECK command failed: $(tail -1 "$work/health.err")"
+    fi
+    # The image serves the compiled build (setup.py), not the pure-Python fallback.
+    if module=$(timeout 30 buildah run --isolation chroot --network host --user "$user" "$ctr" -- \
+        python -c 'import service.domain.scoring as m; print(m.__file__)' 2>&1) \
+        && [[ "$module" == *.so ]]; then
+        pass "the scoring core is compiled: ${module##*/}"
+    else
+        fail "the scoring core is not compiled: $module"
     fi
     # SIGTERM to the gunicorn master only: it is the container's main process (PID 1 under a
     # real runtime, which signals just that). The process group here also holds buildah's own

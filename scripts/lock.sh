@@ -4,6 +4,7 @@
 # and for Python 3.11+ at once (--universal), so the same file installs into the official
 # python:3.12-slim base and into the Debian bookworm (Python 3.11) stand-in base.
 # The Dockerfile installs it with `pip install --require-hashes`, then the wheel with --no-deps.
+# requirements-build.lock, from requirements-build.in, is the build stage's compiler toolchain.
 #
 # Usage: bash scripts/lock.sh            (rewrites requirements.lock at the repo root)
 #        bash scripts/lock.sh --upgrade  (extra arguments go to `uv pip compile`)
@@ -21,8 +22,13 @@ if [[ -z "$uv" ]]; then
 fi
 
 # --native-tls: use the system CA store (machines behind a TLS-inspecting proxy).
-"$uv" pip compile pyproject.toml \
-    --universal --python-version 3.11 \
-    --generate-hashes --native-tls \
-    --custom-compile-command "bash scripts/lock.sh" \
-    --output-file requirements.lock "$@"
+compile() {
+    "$uv" pip compile "$1" \
+        --universal --python-version 3.11 \
+        --generate-hashes --native-tls \
+        --custom-compile-command "bash scripts/lock.sh" \
+        --output-file "$2" "${@:3}"
+}
+compile pyproject.toml requirements.lock "$@"
+# The build stage's compiler tools (mypyc, setuptools); --allow-unsafe: setuptools is the point.
+compile requirements-build.in requirements-build.lock --allow-unsafe "$@"
