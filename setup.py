@@ -16,6 +16,7 @@ from setuptools import setup
 # schemas.py stays interpreted: its fields subclass marshmallow's, which mypyc cannot compile.
 COMPILED = [
     *sorted(str(path) for path in Path("service/domain").glob("*.py")),
+    "service/loader.py",
     "service/render.py",
 ]
 

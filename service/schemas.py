@@ -6,19 +6,21 @@ marshmallow checks shape and types and parses the tile notation; what makes a ha
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from itertools import islice
 from typing import Any
 
 from marshmallow import Schema, ValidationError, fields, missing, post_load, validate
 
+from . import loader
 from .domain import tiles as t
 from .domain.errors import Problem
 from .domain.hand import Hand, MeldSpec, Rules, Win
+from .loader import MAX_TILE_LIST, MAX_TILE_STRING, read_tiles
+
+__all__ = ["MAX_BATCH", "MAX_BODY", "MAX_MELDS", "MAX_TILE_LIST", "MAX_TILE_STRING", "load"]
 
 MAX_BODY = 2 * 1024 * 1024  # bytes; the HTTP layer enforces it
-MAX_TILE_STRING = 64
-MAX_TILE_LIST = 18
 MAX_MELDS = 4
 MAX_BATCH = 1000
 MAX_ERRORS = 20
@@ -56,21 +58,10 @@ class Tiles(fields.Field[list[int]]):
         self.single = single
 
     def _deserialize(self, value: Any, attr: Any, data: Any, **kwargs: Any) -> list[int]:
-        if isinstance(value, str):
-            if len(value) > MAX_TILE_STRING:
-                raise ValidationError(f"at most {MAX_TILE_STRING} characters")
-        elif isinstance(value, list):
-            if len(value) > MAX_TILE_LIST:
-                raise ValidationError(f"at most {MAX_TILE_LIST} tiles")
-        else:
-            raise ValidationError("tiles are a string like '123m55z' or a list like ['1m', '5z']")
         try:
-            tiles = t.parse(value)
+            return read_tiles(value, self.single)
         except t.TileError as error:
             raise ValidationError(str(error)) from None
-        if self.single and len(tiles) != 1:
-            raise ValidationError("exactly one tile, e.g. '4s'")
-        return tiles
 
 
 class Bool(fields.Boolean):
@@ -185,8 +176,8 @@ class BatchRequestSchema(Schema):
 def load(schema: Schema, payload: Any) -> dict[str, Any]:
     """Validate ``payload``; a failure is an ``invalid_request`` Problem listing every field."""
     try:
-        return _fast_loader(schema)(payload)  # type: ignore[no-any-return]
-    except (_Doubt, ValidationError):
+        return _fast_loader(schema).load(payload)  # type: ignore[return-value]
+    except (loader.Doubt, ValidationError):
         pass
     if not isinstance(payload, Mapping):
         raise Problem.at("invalid_request", "$", "the body must be a JSON object")
@@ -199,110 +190,53 @@ def load(schema: Schema, payload: Any) -> dict[str, Any]:
         raise Problem("invalid_request", detail, errors) from None
 
 
-class _Doubt(Exception):
-    """The fast loader met something it leaves to marshmallow."""
+def _fast_loader(schema: Schema) -> loader.Converter:
+    """The compiled converters for ``schema`` (see loader.py), made once per schema."""
+    converter = _converters.get(id(schema))
+    if converter is None:
+        converter = _converters[id(schema)] = _record(schema)
+    return converter
 
 
-_Loader = Callable[[Any], Any]
-_loaders: dict[int, _Loader] = {}
+_converters: dict[int, loader.Converter] = {}
 
 
-def _fast_loader(schema: Schema) -> _Loader:
-    """``schema.load`` for well-formed input, without marshmallow's per-call bookkeeping.
-
-    marshmallow spends most of a load on machinery (hooks, error accumulation, partial
-    loading). This runs the schema's own field deserializers, validators and ``make``
-    post-load directly, and gives up at the first doubt (an unknown or missing field, a null,
-    a failed check), so that ``schema.load`` reports every error as usual. A property test
-    holds the two to the same results.
-    """
-    loader = _loaders.get(id(schema))
-    if loader is None:
-        loader = _loaders[id(schema)] = _compile(schema)
-    return loader
-
-
-def _compile(schema: Schema) -> _Loader:
-    fields_by_key = {
-        field.data_key or name: (name, _convert(field))
-        for name, field in schema.load_fields.items()
-    }
-    required = frozenset(
-        field.data_key or name for name, field in schema.load_fields.items() if field.required
+def _record(schema: Schema) -> loader.Record:
+    loaded = schema.load_fields.items()
+    return loader.Record(
+        {field.data_key or name: (name, _converter(field)) for name, field in loaded},
+        frozenset(field.data_key or name for name, field in loaded if field.required),
+        [
+            (field.data_key or name, name, field.load_default)
+            for name, field in loaded
+            if field.load_default is not missing
+        ],
+        getattr(schema, "make", None),
     )
-    defaults = [
-        (field.data_key or name, name, field.load_default)
-        for name, field in schema.load_fields.items()
-        if field.load_default is not missing
-    ]
-    make = getattr(schema, "make", None)
-
-    def load(data: Any) -> Any:
-        if type(data) is not dict or not required.issubset(data):
-            raise _Doubt
-        out = {}
-        for key, value in data.items():
-            entry = fields_by_key.get(key)
-            if entry is None or value is None:
-                raise _Doubt
-            out[entry[0]] = entry[1](value)
-        for key, name, default in defaults:
-            if key not in data:
-                out[name] = default() if callable(default) else default
-        return make(out) if make else out
-
-    return load
 
 
-def _convert(field: fields.Field[Any]) -> _Loader:
+def _converter(field: fields.Field[Any]) -> loader.Converter:
+    """The converter doing what ``field`` does to a well-formed value."""
+    validators = list(field.validators)
     if isinstance(field, fields.Nested):
-        return _compile(field.schema)
-    checks = [_check(validator) for validator in field.validators]
-    if isinstance(field, fields.List):
-        inner = _convert(field.inner)
-        longest = getattr(field, "max_items", None)
-
-        def convert_list(value: Any) -> Any:
-            if type(value) is not list or (longest is not None and len(value) > longest):
-                raise _Doubt
-            out = [inner(item) for item in value]
-            for check in checks:
-                check(out)
-            return out
-
-        return convert_list
-    if type(field) is fields.String:
-        # String._deserialize hands a str back unchanged: skip the call.
-        def convert_string(value: Any) -> Any:
-            if type(value) is not str:
-                raise _Doubt
-            for check in checks:
-                check(value)
-            return value
-
-        return convert_string
-    deserialize = field._deserialize
-
-    def convert(value: Any) -> Any:
-        out = deserialize(value, None, None)
-        for check in checks:
-            check(out)
-        return out
-
-    return convert
-
-
-def _check(validator: Callable[[Any], Any]) -> Callable[[Any], Any]:
-    """A validator as a plain call; OneOf as a set look-up (on the str values it guards)."""
-    if isinstance(validator, validate.OneOf):
-        allowed = frozenset(validator.choices)
-
-        def one_of(value: Any) -> None:
-            if value not in allowed:
-                raise _Doubt
-
-        return one_of
-    return validator
+        return _record(field.schema)
+    if isinstance(field, BoundedList) and all(check is _distinct for check in validators):
+        return loader.Items(_converter(field.inner), field.max_items, bool(validators))
+    if isinstance(field, Tiles) and not validators:
+        return loader.Tiles(field.single)
+    elif isinstance(field, Bool) and not validators:
+        return loader.Flag()
+    elif type(field) is fields.String and len(validators) <= 1:
+        if not validators:
+            return loader.Choice(None)
+        if isinstance(validators[0], validate.OneOf):
+            return loader.Choice(frozenset(validators[0].choices))
+    elif isinstance(field, Int) and len(validators) == 1:
+        bounds = validators[0]
+        if isinstance(bounds, validate.Range) and bounds.min_inclusive and bounds.max_inclusive:
+            return loader.Number(bounds.min, bounds.max)
+    # Anything else: the field's own code, unchanged.
+    return loader.Checked(lambda value: field._deserialize(value, None, None), validators)
 
 
 def _shorten(text: str, limit: int = 40) -> str:

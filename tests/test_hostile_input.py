@@ -44,11 +44,11 @@ from werkzeug.test import EnvironBuilder
 from service import engine
 from service.domain import tiles as t
 from service.domain.errors import Problem
+from service.loader import Doubt
 from service.schemas import (
     BatchRequestSchema,
     ScoreRequestSchema,
     WaitsRequestSchema,
-    _Doubt,
     _fast_loader,
     load,
 )
@@ -454,10 +454,10 @@ def check_load(schema: Schema, operation: Callable[[Any], Any], payload: Any) ->
 
 
 def check_fast_path(schema: Schema, payload: Any) -> bool:
-    """The fast path gives up (``_Doubt`` or ValidationError) or equals ``schema.load``."""
+    """The fast path gives up (``Doubt`` or ValidationError) or equals ``schema.load``."""
     try:
-        fast = _fast_loader(schema)(payload)
-    except (_Doubt, ValidationError):
+        fast = _fast_loader(schema).load(payload)
+    except (Doubt, ValidationError):
         fast = _FAILED
     try:
         slow = schema.load(payload)
