@@ -12,8 +12,10 @@ same results. The module imports no marshmallow, so that mypyc compiles it (setu
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 from .domain import tiles as t
+from .domain.hand import Hand, MeldSpec, Rules, Win
 
 MAX_TILE_STRING = 64
 MAX_TILE_LIST = 18
@@ -41,6 +43,32 @@ def read_tiles(value: object, single: bool) -> list[int]:
     if single and len(tiles) != 1:
         raise t.TileError("exactly one tile, e.g. '4s'")
     return tiles
+
+
+# The domain objects a loaded request is made of, from its fields (both paths use these).
+
+
+def make_meld(data: dict[str, Any]) -> MeldSpec:
+    return MeldSpec(data["kind"], tuple(data["tiles"]), data["concealed"])
+
+
+def make_hand(data: dict[str, Any]) -> Hand:
+    winning = data.get("winning_tile")  # absent in a waits request
+    return Hand(
+        tuple(data["tiles"]),
+        tuple(data["melds"]),
+        winning[0] if winning else 0,
+        tuple(data["flowers"]),
+        tuple(data["seasons"]),
+    )
+
+
+def make_win(data: dict[str, Any]) -> Win:
+    return Win(**data)
+
+
+def make_rules(data: dict[str, Any]) -> Rules:
+    return Rules(**data)
 
 
 class Converter:
@@ -148,7 +176,7 @@ class Record(Converter):
         fields: dict[str, tuple[str, Converter]],
         required: frozenset[str],
         defaults: list[tuple[str, str, object]],
-        make: Callable[[dict[str, object]], object] | None,
+        make: Callable[[dict[str, Any]], object] | None,
     ) -> None:
         self.fields = fields
         self.required = required

@@ -15,7 +15,7 @@ from marshmallow import Schema, ValidationError, fields, missing, post_load, val
 from . import loader
 from .domain import tiles as t
 from .domain.errors import Problem
-from .domain.hand import Hand, MeldSpec, Rules, Win
+from .domain.hand import Rules
 from .loader import MAX_TILE_LIST, MAX_TILE_STRING, read_tiles
 
 __all__ = ["MAX_BATCH", "MAX_BODY", "MAX_MELDS", "MAX_TILE_LIST", "MAX_TILE_STRING", "load"]
@@ -91,47 +91,42 @@ def _distinct(values: list[int]) -> None:
         raise ValidationError("each number at most once")
 
 
-class MeldSchema(Schema):
+class _Model(Schema):
+    """A schema that loads into a domain object: ``model`` makes it from the loaded fields."""
+
+    model: Any = None
+
+    @post_load
+    def make(self, data: dict[str, Any], **kwargs: Any) -> Any:
+        return type(self).model(data)
+
+
+class MeldSchema(_Model):
+    model = staticmethod(loader.make_meld)
     kind = fields.String(required=True, validate=_one_of("chow", "pung", "kong"))
     tiles = Tiles(required=True)
     concealed = Bool(load_default=False)
 
-    @post_load
-    def make(self, data: dict[str, Any], **kwargs: Any) -> MeldSpec:
-        return MeldSpec(data["kind"], tuple(data["tiles"]), data["concealed"])
 
-
-class WaitingHandSchema(Schema):
+class WaitingHandSchema(_Model):
+    model = staticmethod(loader.make_hand)
     tiles = Tiles(required=True)
     melds = BoundedList(fields.Nested(MeldSchema), MAX_MELDS, load_default=list)
     flowers = _bonus()
     seasons = _bonus()
-
-    @post_load
-    def make(self, data: dict[str, Any], **kwargs: Any) -> Hand:
-        return Hand(
-            tuple(data["tiles"]),
-            tuple(data["melds"]),
-            data["winning_tile"][0] if "winning_tile" in data else 0,
-            tuple(data["flowers"]),
-            tuple(data["seasons"]),
-        )
 
 
 class HandSchema(WaitingHandSchema):
     winning_tile = Tiles(required=True, single=True)
 
 
-class WaitingWinSchema(Schema):
+class WaitingWinSchema(_Model):
+    model = staticmethod(loader.make_win)
     seat = fields.String(required=True, validate=SEAT)
     last_tile = Bool(load_default=False)
     kong_replacement = Bool(load_default=False)
     robbing_kong = Bool(load_default=False)
     first_turn = Bool(load_default=False)
-
-    @post_load
-    def make(self, data: dict[str, Any], **kwargs: Any) -> Win:
-        return Win(**data)
 
 
 class WinSchema(WaitingWinSchema):
@@ -141,7 +136,8 @@ class WinSchema(WaitingWinSchema):
     pay_as_self_draw = Bool(load_default=False)
 
 
-class RulesSchema(Schema):
+class RulesSchema(_Model):
+    model = staticmethod(loader.make_rules)
     version = fields.String(load_default="3.3", validate=_one_of("3.3", "2.51"))
     payoff = fields.String(
         load_default="formal",
@@ -150,10 +146,6 @@ class RulesSchema(Schema):
     standard_value = Int(load_default=25, validate=_between(1, 1_000_000))
     minimum = Int(load_default=0, validate=_between(0, 1_000))
     bonus_tiles = Bool(load_default=False)
-
-    @post_load
-    def make(self, data: dict[str, Any], **kwargs: Any) -> Rules:
-        return Rules(**data)
 
 
 class ScoreRequestSchema(Schema):
@@ -211,7 +203,7 @@ def _record(schema: Schema) -> loader.Record:
             for name, field in loaded
             if field.load_default is not missing
         ],
-        getattr(schema, "make", None),
+        getattr(schema, "model", None),
     )
 
 

@@ -86,10 +86,6 @@ def parse(notation: str | Sequence[object]) -> list[int]:
     return tiles
 
 
-_WELL_FORMED = re.compile(r"(?:[1-9]+[mps]|[1-7]+z| )*")
-_GROUP_TEXT = re.compile(r"[0-9]+[mpsz]")
-
-
 def _shown(value: object) -> str:
     """A value in a message, cut short: a message never grows with the input."""
     if isinstance(value, str):
@@ -99,19 +95,33 @@ def _shown(value: object) -> str:
 
 
 def _parse_compact(text: str) -> list[int]:
-    if not _WELL_FORMED.fullmatch(text):
-        _explain(text)
+    """One pass over the characters: faces wait in ``faces`` until their suit letter comes.
+
+    What this accepts is ``(?:[1-9]+[mps]|[1-7]+z| )*``; anything else goes to ``_explain``.
+    """
     tiles: list[int] = []
-    for group in _GROUP_TEXT.findall(text):
-        tiles += _group(group)
+    faces: list[int] = []  # face - 1 of each digit since the last suit letter
+    for char in text:
+        code = ord(char)
+        if 49 <= code <= 57:  # 1-9
+            faces.append(code - 49)
+            continue
+        base = _SUIT_BASES.get(char, -1)
+        if base < 0 or not faces:
+            if char != " " or faces:
+                _explain(text)
+            continue
+        if base == EAST and max(faces) > 6:
+            _explain(text)
+        for offset in faces:
+            tiles.append(base + offset)
+        faces.clear()
+    if faces:
+        _explain(text)
     return tiles
 
 
-@lru_cache(maxsize=4096)
-def _group(group: str) -> tuple[int, ...]:
-    # Cached: the same groups ("123m", "55z") come back in hand after hand.
-    letter = group[-1]
-    return tuple(_kind(int(digit), letter) for digit in group[:-1])
+_SUIT_BASES = {"m": 0, "p": 9, "s": 18, "z": EAST}
 
 
 def _explain(text: str) -> NoReturn:
