@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from functools import cache
 from itertools import product
-from typing import Literal
+from typing import Final, Literal
 
 from . import tiles as t
 from .features import (
@@ -27,7 +27,7 @@ from .hand import CHOW, PUNG, Meld
 
 Form = Literal["standard", "seven_pairs", "thirteen_terminals"]
 
-_ORPHANS = frozenset(t.ORPHANS)
+_ORPHANS: Final = frozenset(t.ORPHANS)
 
 # One suit's reading: the pair's offset (-1 for none) and the sets as (is_chow, offset).
 _Reading = tuple[int, tuple[tuple[bool, int], ...]]

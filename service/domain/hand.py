@@ -3,15 +3,15 @@
 from __future__ import annotations
 
 from functools import lru_cache
-from typing import Literal, NamedTuple
+from typing import Final, Literal, NamedTuple
 
 from . import tiles as t
 from .errors import Problem
 
 SetKind = Literal["chow", "pung", "kong"]
-CHOW: SetKind = "chow"
-PUNG: SetKind = "pung"
-KONG: SetKind = "kong"
+CHOW: Final[SetKind] = "chow"
+PUNG: Final[SetKind] = "pung"
+KONG: Final[SetKind] = "kong"
 
 
 class Meld(NamedTuple):

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
-from typing import NamedTuple
+from typing import Final, NamedTuple
 
 from . import tiles as t
 from .decompose import Arrangement, Form
@@ -48,11 +48,11 @@ def _mask(tiles: Iterable[int]) -> int:
     return mask
 
 
-SUIT_MASKS = tuple(_mask(range(base, base + 9)) for base in (0, 9, 18))
-MIDDLE = _mask(tile for tile in range(t.EAST) if 2 <= t.number(tile) <= 8)
-ORPHANS = _mask(t.ORPHANS)
-TERMINALS = _mask(t.TERMINALS)
-HONOURS = _mask(range(t.EAST, t.KINDS))
+SUIT_MASKS: Final = tuple(_mask(range(base, base + 9)) for base in (0, 9, 18))
+MIDDLE: Final = _mask(tile for tile in range(t.EAST) if 2 <= t.number(tile) <= 8)
+ORPHANS: Final = _mask(t.ORPHANS)
+TERMINALS: Final = _mask(t.TERMINALS)
+HONOURS: Final = _mask(range(t.EAST, t.KINDS))
 
 
 class Situation:
@@ -200,7 +200,7 @@ def pure_one_suit(arrangement: Arrangement, hand: Situation) -> Hit | None:
     return Hit(1, f"all {t.SUIT_NAMES[min(hand.suits)]}")
 
 
-_GATES = [3, 1, 1, 1, 1, 1, 1, 1, 3]
+_GATES: Final = [3, 1, 1, 1, 1, 1, 1, 1, 3]
 
 
 def nine_gates(arrangement: Arrangement, hand: Situation) -> Hit | None:
@@ -584,5 +584,5 @@ CATALOGUE: tuple[Pattern, ...] = (
     _p("11.2.2", "Four Seasons", "齊四季", _same(10), "Bonus-tile mod: all four seasons.", _complete("seasons"), forms=ANY_FORM, stacks=True),
 )  # fmt: skip
 
-VERSIONS = ("3.3", "2.51")
+VERSIONS: Final = ("3.3", "2.51")
 BY_ID = {pattern.id: pattern for pattern in CATALOGUE}

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from functools import cache
-from typing import Literal, NamedTuple
+from typing import Final, Literal, NamedTuple
 
 from . import tiles as t
 from .decompose import Arrangement, Form, arrangements
@@ -11,7 +11,7 @@ from .errors import Problem
 from .hand import Hand, Meld, Rules, Win, check_context, check_winning_tile, declared_melds
 from .patterns import CATALOGUE, VERSIONS, Pattern, Predicate, Situation
 
-LIMIT = 320
+LIMIT: Final = 320
 Limit = Literal["none", "capped", "single_pattern"]
 
 

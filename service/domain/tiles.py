@@ -10,19 +10,25 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Sequence
 from functools import lru_cache
-from typing import NoReturn
+from typing import Final, NoReturn
 
-SUITS = "mpsz"
-KINDS = 34
-EAST, SOUTH, WEST, NORTH, WHITE, GREEN, RED = range(27, 34)
-WINDS = (EAST, SOUTH, WEST, NORTH)
-DRAGONS = (WHITE, GREEN, RED)
-SEATS = "ESWN"
-TERMINALS = (0, 8, 9, 17, 18, 26)
-ORPHANS = (*TERMINALS, *WINDS, *DRAGONS)
+SUITS: Final = "mpsz"
+KINDS: Final = 34
+EAST: Final = 27
+SOUTH: Final = 28
+WEST: Final = 29
+NORTH: Final = 30
+WHITE: Final = 31
+GREEN: Final = 32
+RED: Final = 33
+WINDS: Final = (EAST, SOUTH, WEST, NORTH)
+DRAGONS: Final = (WHITE, GREEN, RED)
+SEATS: Final = "ESWN"
+TERMINALS: Final = (0, 8, 9, 17, 18, 26)
+ORPHANS: Final = (*TERMINALS, *WINDS, *DRAGONS)
 
-HONOUR_NAMES = ("East", "South", "West", "North", "White", "Green", "Red")
-SUIT_NAMES = ("Characters", "Circles", "Bamboo")
+HONOUR_NAMES: Final = ("East", "South", "West", "North", "White", "Green", "Red")
+SUIT_NAMES: Final = ("Characters", "Circles", "Bamboo")
 
 # The U+1F000 block runs winds, then Red, Green, White, then characters, bamboo, circles:
 # neither its suit order nor its dragon order is mpsz's.
@@ -33,10 +39,10 @@ _GLYPH_OFFSET = (
     0x00, 0x01, 0x02, 0x03,  # East South West North
     0x06, 0x05, 0x04,  # White Green Red
 )  # fmt: skip
-GLYPHS = tuple(chr(0x1F000 + offset) for offset in _GLYPH_OFFSET)
+GLYPHS: Final = tuple(chr(0x1F000 + offset) for offset in _GLYPH_OFFSET)
 
-_GROUP = re.compile(r"([0-9]+)([mpsz])")
-_SINGLE = re.compile(r"[1-9][mps]|[1-7]z")
+_GROUP: Final = re.compile(r"([0-9]+)([mpsz])")
+_SINGLE: Final = re.compile(r"[1-9][mps]|[1-7]z")
 
 
 class TileError(ValueError):
@@ -121,7 +127,7 @@ def _parse_compact(text: str) -> list[int]:
     return tiles
 
 
-_SUIT_BASES = {"m": 0, "p": 9, "s": 18, "z": EAST}
+_SUIT_BASES: Final = {"m": 0, "p": 9, "s": 18, "z": EAST}
 
 
 def _explain(text: str) -> NoReturn:
@@ -180,7 +186,7 @@ def _compact(tiles: tuple[int, ...]) -> str:
     return "".join(out)
 
 
-_DIGITS = tuple(str(tile % 9 + 1) for tile in range(KINDS))
+_DIGITS: Final = tuple(str(tile % 9 + 1) for tile in range(KINDS))
 _compact_set = lru_cache(maxsize=4096)(_compact)
 
 
