@@ -2,11 +2,13 @@
 
 Each suit is split on its own: a suit's readings depend only on its nine counts, so they are
 computed once per distinct count vector and cached, which turns the worst one-suit hands into
-a table look-up. Readings of the suits are then combined.
+a table look-up. The counts are read as one base-5 integer per suit (a count is 0 to 4), a
+cheap key to compute and to look up. Readings of the suits are then combined.
 """
 
 from __future__ import annotations
 
+from collections.abc import Collection, Iterable
 from functools import cache
 from itertools import product
 from typing import Final, Literal
@@ -96,35 +98,53 @@ def arrangements(
     arrangement: a pung it completes is not concealed (RULES.md §4.1). On a self-draw the
     choice changes nothing, so the first one is taken.
     """
-    counts = t.counts(held)
     found = [
         arrangement
-        for sets, pair in _standard(counts)
+        for sets, pair in _standard(_suit_keys(held))
         for arrangement in _completions(sets, pair, melds, winning_tile, on_discard)
     ]
     if not melds:
-        kinds = sorted(set(held))
-        if _seven_pairs(counts, kinds):
-            pairs = tuple(tile for tile in kinds for _ in range(counts[tile] // 2))
-            found.append(Arrangement("seven_pairs", pairs=pairs))
-        if _thirteen_terminals(kinds):
+        kinds = set(held)
+        # Seven pairs hold at most 7 kinds, Thirteen Terminals exactly 13: most hands are
+        # neither, and need no count.
+        if len(kinds) <= 7:
+            counts = t.counts(held)
+            if _seven_pairs(counts, kinds):
+                ordered = sorted(kinds)
+                pairs = tuple(tile for tile in ordered for _ in range(counts[tile] // 2))
+                found.append(Arrangement("seven_pairs", pairs=pairs))
+        elif _thirteen_terminals(kinds):
             found.append(Arrangement("thirteen_terminals"))
     return found
 
 
-def _seven_pairs(counts: list[int], kinds: list[int]) -> bool:
+# Each tile's place value in its suit's key: 5 ** (face - 1).
+_PLACE: Final = tuple(5 ** (tile % 9) for tile in range(t.KINDS))
+
+
+def _suit_keys(tiles: Iterable[int]) -> list[int]:
+    keys = [0, 0, 0, 0]
+    for tile in tiles:
+        keys[tile // 9] += _PLACE[tile]
+    return keys
+
+
+def _seven_pairs(counts: list[int], kinds: Iterable[int]) -> bool:
     """Seven pairs; four alike (not declared as a kong) are two pairs."""
     return all(counts[tile] % 2 == 0 for tile in kinds)
 
 
-def _thirteen_terminals(kinds: list[int]) -> bool:
+def _thirteen_terminals(kinds: Collection[int]) -> bool:
     """One of each terminal and honour, and one more of them (14 tiles held)."""
     return len(kinds) == 13 and _ORPHANS.issuperset(kinds)
 
 
 def is_winning(counts: list[int], melds: int) -> bool:
     """Whether counts (14 - 3 * melds tiles) form any winning hand; cheap, for waits."""
-    if _standard(counts):
+    keys = [0, 0, 0, 0]
+    for tile, count in enumerate(counts):
+        keys[tile // 9] += count * _PLACE[tile]
+    if _standard(keys):
         return True
     if melds:
         return False
@@ -132,11 +152,11 @@ def is_winning(counts: list[int], melds: int) -> bool:
     return _seven_pairs(counts, kinds) or _thirteen_terminals(kinds)
 
 
-def _standard(counts: list[int]) -> list[tuple[tuple[Meld, ...], int]]:
-    """Sets and pair for every standard reading of the held tiles."""
+def _standard(keys: list[int]) -> list[tuple[tuple[Meld, ...], int]]:
+    """Sets and pair for every standard reading of the held tiles, from their suit keys."""
     per_suit = []
     for suit in range(4):
-        readings = _suit_sets(tuple(counts[suit * 9 : suit * 9 + 9]), suit)
+        readings = _suit_sets(keys[suit], suit)
         if not readings:
             return []
         per_suit.append(readings)
@@ -150,9 +170,10 @@ def _standard(counts: list[int]) -> list[tuple[tuple[Meld, ...], int]]:
 
 
 @cache
-def _suit_sets(counts: tuple[int, ...], suit: int) -> tuple[tuple[int, tuple[Meld, ...]], ...]:
+def _suit_sets(key: int, suit: int) -> tuple[tuple[int, tuple[Meld, ...]], ...]:
     """One suit's readings as (pair tile or -1, sets), in absolute tiles."""
     base = suit * 9
+    counts = tuple(key // 5**face % 5 for face in range(9))
     return tuple(
         (base + pair if pair >= 0 else -1,
          tuple(Meld(CHOW if is_chow else PUNG, base + offset, True) for is_chow, offset in sets))
