@@ -32,6 +32,28 @@ class Meld(NamedTuple):
             return (self.tile, self.tile + 1, self.tile + 2)
         return (self.tile,) * (4 if self.kind == KONG else 3)
 
+    @property
+    def text(self) -> str:
+        """The set in compact notation: "123m", "555z", "9999p"."""
+        return set_text(self.kind, self.tile)
+
+
+def set_text(kind: SetKind, tile: int) -> str:
+    """A set's compact notation from its kind and lowest tile, read from a table."""
+    return _SET_TEXT[kind][tile]
+
+
+def _write(kind: SetKind, tile: int) -> str:
+    tiles = Meld(kind, tile, False).tiles
+    return t.compact(tiles) if tiles[-1] < t.KINDS else ""  # no chow starts at 6z or 7z
+
+
+# Every chow, pung and kong written out once (the impossible chows 89m, 9m1p ... are in the
+# table too, never asked for).
+_SET_TEXT: Final = {
+    kind: tuple(_write(kind, tile) for tile in range(t.KINDS)) for kind in (CHOW, PUNG, KONG)
+}
+
 
 class MeldSpec(NamedTuple):
     """A declared meld as the client gave it, before it is checked."""

@@ -33,7 +33,7 @@ from .features import (
     TRIPLETS_4,
     WIN_FLAG,
 )
-from .hand import CHOW, KONG, Hand, Meld, Rules, Win
+from .hand import CHOW, KONG, PUNG, Hand, Meld, Rules, Win, set_text
 
 
 class Hit(NamedTuple):
@@ -148,7 +148,7 @@ class Pattern:
 
 
 def _sets(arrangement: Arrangement) -> str:
-    return " ".join(t.compact(meld.tiles) for meld in arrangement.sets)
+    return " ".join([meld.text for meld in arrangement.sets])
 
 
 def _pair(arrangement: Arrangement) -> str:
@@ -156,11 +156,11 @@ def _pair(arrangement: Arrangement) -> str:
 
 
 def _chow(tile: int) -> str:
-    return t.compact((tile, tile + 1, tile + 2))
+    return set_text(CHOW, tile)
 
 
 def _triplet(tile: int) -> str:
-    return t.compact((tile,) * 3)
+    return set_text(PUNG, tile)
 
 
 # 1 Trivial patterns
@@ -290,7 +290,7 @@ def _concealed_triplets(size: int) -> Predicate:
         if arrangement.concealed_triplets < size:
             return None
         melds = [m for m in arrangement.sets if m.kind != CHOW and m.concealed]
-        return Hit(1, "concealed " + " ".join(t.compact(meld.tiles) for meld in melds))
+        return Hit(1, "concealed " + " ".join([meld.text for meld in melds]))
 
     return predicate
 
@@ -301,7 +301,7 @@ def _kongs(size: int) -> Predicate:
     def predicate(arrangement: Arrangement, hand: Situation) -> Hit | None:
         if len(hand.kongs) != size:
             return None
-        return Hit(1, " ".join(t.compact((tile,) * 4) for tile in hand.kongs))
+        return Hit(1, " ".join([set_text(KONG, tile) for tile in hand.kongs]))
 
     return predicate
 
@@ -391,13 +391,11 @@ def _consecutive_triplets(size: int) -> Predicate:
     consecutive numbers of one suit."""
 
     def predicate(arrangement: Arrangement, hand: Situation) -> Hit | None:
-        tiles = arrangement.triplets
-        if len(tiles) < size:
-            return None
-        for tile in tiles:
-            run = range(tile, tile + size)
-            if run[-1] < t.EAST and run[-1] // 9 == tile // 9 and all(x in tiles for x in run):
-                return Hit(1, " ".join(_triplet(x) for x in run))
+        tiles = arrangement.triplets  # sorted, and no tile twice: ``size`` in a row span
+        for start in range(len(tiles) - size + 1):  # exactly ``size - 1``
+            first, last = tiles[start], tiles[start + size - 1]
+            if last - first == size - 1 and last < t.EAST and last // 9 == first // 9:
+                return Hit(1, " ".join([_triplet(x) for x in range(first, last + 1)]))
         return None
 
     return predicate
