@@ -6,7 +6,7 @@ from functools import lru_cache
 from typing import Any
 
 from .domain import tiles as t
-from .domain.hand import Meld, Rules
+from .domain.hand import Rules
 from .domain.scoring import Counted, Score
 from .domain.waits import Wait
 
@@ -18,11 +18,6 @@ def rules(applied: Rules) -> dict[str, Any]:
 @lru_cache(maxsize=256)
 def _rules(applied: Rules) -> dict[str, Any]:
     return applied._asdict()
-
-
-@lru_cache(maxsize=4096)
-def _set(meld: Meld) -> tuple[str, str, str, bool]:
-    return meld.kind, t.compact(meld.tiles), t.glyphs(meld.tiles), meld.concealed
 
 
 def _pattern(counted: Counted) -> dict[str, Any]:
@@ -52,13 +47,13 @@ def _hand(score: Score) -> dict[str, Any]:
         winning = arrangement.winning
         hand["sets"] = [
             {
-                "kind": kind,
-                "tiles": tiles,
-                "glyphs": glyphs,
-                "concealed": concealed,
+                "kind": meld.kind,
+                "tiles": meld.text,
+                "glyphs": meld.glyphs,
+                "concealed": meld.concealed,
                 "completed_by_win": index == winning,
             }
-            for index, (kind, tiles, glyphs, concealed) in enumerate(map(_set, arrangement.sets))
+            for index, meld in enumerate(arrangement.sets)
         ]
         hand["pair"] = t.compact((arrangement.pair, arrangement.pair))
     elif arrangement.form == "seven_pairs":

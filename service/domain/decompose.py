@@ -118,12 +118,15 @@ def arrangements(
     return found
 
 
-# Each tile's place value in its suit's key: 5 ** (face - 1).
+# Each tile's place value in its suit's key: 5 ** (face - 1). The keys of a suit start at
+# suit * 5 ** 9, so one int names both the suit and its counts (a cheap cache key).
+_SUIT_SPAN: Final = 5**9
 _PLACE: Final = tuple(5 ** (tile % 9) for tile in range(t.KINDS))
+_EMPTY_SUITS: Final = (0, _SUIT_SPAN, 2 * _SUIT_SPAN, 3 * _SUIT_SPAN)
 
 
 def _suit_keys(tiles: Iterable[int]) -> list[int]:
-    keys = [0, 0, 0, 0]
+    keys = list(_EMPTY_SUITS)
     for tile in tiles:
         keys[tile // 9] += _PLACE[tile]
     return keys
@@ -141,7 +144,7 @@ def _thirteen_terminals(kinds: Collection[int]) -> bool:
 
 def is_winning(counts: list[int], melds: int) -> bool:
     """Whether counts (14 - 3 * melds tiles) form any winning hand; cheap, for waits."""
-    keys = [0, 0, 0, 0]
+    keys = list(_EMPTY_SUITS)
     for tile, count in enumerate(counts):
         keys[tile // 9] += count * _PLACE[tile]
     if _standard(keys):
@@ -155,8 +158,8 @@ def is_winning(counts: list[int], melds: int) -> bool:
 def _standard(keys: list[int]) -> list[tuple[tuple[Meld, ...], int]]:
     """Sets and pair for every standard reading of the held tiles, from their suit keys."""
     per_suit = []
-    for suit in range(4):
-        readings = _suit_sets(keys[suit], suit)
+    for key in keys:
+        readings = _suit_sets(key)
         if not readings:
             return []
         per_suit.append(readings)
@@ -170,10 +173,11 @@ def _standard(keys: list[int]) -> list[tuple[tuple[Meld, ...], int]]:
 
 
 @cache
-def _suit_sets(key: int, suit: int) -> tuple[tuple[int, tuple[Meld, ...]], ...]:
+def _suit_sets(key: int) -> tuple[tuple[int, tuple[Meld, ...]], ...]:
     """One suit's readings as (pair tile or -1, sets), in absolute tiles."""
+    suit, place = divmod(key, _SUIT_SPAN)
     base = suit * 9
-    counts = tuple(key // 5**face % 5 for face in range(9))
+    counts = tuple(place // 5**face % 5 for face in range(9))
     return tuple(
         (base + pair if pair >= 0 else -1,
          tuple(Meld(CHOW if is_chow else PUNG, base + offset, True) for is_chow, offset in sets))

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from functools import lru_cache
 from typing import Final, Literal, NamedTuple
 
@@ -37,22 +38,26 @@ class Meld(NamedTuple):
         """The set in compact notation: "123m", "555z", "9999p"."""
         return set_text(self.kind, self.tile)
 
+    @property
+    def glyphs(self) -> str:
+        """The set as Unicode tile glyphs."""
+        return _SET_GLYPHS[self.kind][self.tile]
+
 
 def set_text(kind: SetKind, tile: int) -> str:
     """A set's compact notation from its kind and lowest tile, read from a table."""
     return _SET_TEXT[kind][tile]
 
 
-def _write(kind: SetKind, tile: int) -> str:
-    tiles = Meld(kind, tile, False).tiles
-    return t.compact(tiles) if tiles[-1] < t.KINDS else ""  # no chow starts at 6z or 7z
+def _written(kind: SetKind, write: Callable[[tuple[int, ...]], str]) -> tuple[str, ...]:
+    """Every set of a kind written out once, by lowest tile (the impossible chows 89m,
+    9m1p ... too, never asked for; none starts at 6z or 7z)."""
+    sets = (Meld(kind, tile, False).tiles for tile in range(t.KINDS))
+    return tuple(write(tiles) if tiles[-1] < t.KINDS else "" for tiles in sets)
 
 
-# Every chow, pung and kong written out once (the impossible chows 89m, 9m1p ... are in the
-# table too, never asked for).
-_SET_TEXT: Final = {
-    kind: tuple(_write(kind, tile) for tile in range(t.KINDS)) for kind in (CHOW, PUNG, KONG)
-}
+_SET_TEXT: Final = {kind: _written(kind, t.compact) for kind in (CHOW, PUNG, KONG)}
+_SET_GLYPHS: Final = {kind: _written(kind, t.glyphs) for kind in (CHOW, PUNG, KONG)}
 
 
 class MeldSpec(NamedTuple):
