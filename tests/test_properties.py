@@ -17,7 +17,7 @@ from service.domain.decompose import arrangements
 from service.domain.features import EVERY
 from service.domain.hand import CHOW, PUNG, declared_melds
 from service.domain.patterns import Situation
-from service.domain.scoring import held_patterns
+from service.domain.scoring import Counted, held_patterns
 from service.engine import score, waits
 from service.schemas import ScoreRequestSchema, load
 
@@ -160,6 +160,10 @@ def test_feature_gating_never_changes_the_patterns(request: dict[str, Any]) -> N
     readings = arrangements(hand.tiles, melds, hand.winning_tile, not win.self_drawn)
     for arrangement in readings:
         situation = Situation(hand, melds, win, rules)
-        gated = held_patterns(arrangement, situation)
+        gated = _found(held_patterns(arrangement, situation))
         arrangement.features = situation.features = EVERY
-        assert held_patterns(arrangement, situation) == gated
+        assert _found(held_patterns(arrangement, situation)) == gated
+
+
+def _found(held: list[Counted]) -> list[tuple[str, int, int, str]]:
+    return [(c.pattern.id, c.value, c.times, c.reason) for c in held]

@@ -226,11 +226,11 @@ def _completions(
     on_discard: bool,
 ) -> list[Arrangement]:
     slots: list[int | None] = [None] if pair == winning_tile else []
-    seen = set()
+    seen = set()  # (kind, tile): the same set held twice completes the hand one way
     for index, meld in enumerate(sets):
         reaches = meld.tile + 2 if meld.kind == CHOW else meld.tile
-        if meld.tile <= winning_tile <= reaches and meld not in seen:
-            seen.add(meld)
+        if meld.tile <= winning_tile <= reaches and (meld.kind, meld.tile) not in seen:
+            seen.add((meld.kind, meld.tile))
             slots.append(index)
     if not on_discard:
         slots = slots[:1]
@@ -238,7 +238,8 @@ def _completions(
     for slot in slots:
         formed = sets
         if slot is not None and on_discard:
-            formed = (*sets[:slot], sets[slot]._replace(concealed=False), *sets[slot + 1 :])
+            completed = Meld(sets[slot].kind, sets[slot].tile, False)
+            formed = (*sets[:slot], completed, *sets[slot + 1 :])
         found.append(
             Arrangement(
                 "standard",

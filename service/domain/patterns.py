@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
-from typing import Final, NamedTuple
+from typing import Final
 
 from . import tiles as t
 from .decompose import Arrangement, Form
@@ -36,9 +36,15 @@ from .features import (
 from .hand import CHOW, KONG, PUNG, Hand, Meld, Rules, Win, set_text
 
 
-class Hit(NamedTuple):
-    times: int
-    reason: str
+class Hit:
+    """A pattern found: how many times it counts (1 but for the per-set and per-tile
+    patterns), and why, in the hand's own tiles."""
+
+    __slots__ = ("reason", "times")
+
+    def __init__(self, times: int, reason: str) -> None:
+        self.times: Final = times
+        self.reason: Final = reason
 
 
 def _mask(tiles: Iterable[int]) -> int:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from functools import cache
-from typing import Final, Literal, NamedTuple
+from typing import Final, Literal
 
 from . import tiles as t
 from .decompose import Arrangement, Form, arrangements
@@ -15,13 +15,16 @@ LIMIT: Final = 320
 Limit = Literal["none", "capped", "single_pattern"]
 
 
-class Counted(NamedTuple):
+class Counted:
     """A pattern held by the hand: its value in the version in force, ``times`` over."""
 
-    pattern: Pattern
-    value: int
-    times: int
-    reason: str
+    __slots__ = ("pattern", "reason", "times", "value")
+
+    def __init__(self, pattern: Pattern, value: int, times: int, reason: str) -> None:
+        self.pattern: Final = pattern
+        self.value: Final = value
+        self.times: Final = times
+        self.reason: Final = reason
 
     @property
     def points(self) -> int:
@@ -34,16 +37,28 @@ CHICKEN = Pattern(
 )  # fmt: skip
 
 
-class Score(NamedTuple):
+class Score:
     """The best reading of a won hand and what it is worth."""
 
-    arrangement: Arrangement
-    situation: Situation
-    patterns: tuple[Counted, ...]
-    not_counted: tuple[Counted, ...]
-    points: int
-    limit: Limit
-    score: int
+    __slots__ = ("arrangement", "limit", "not_counted", "patterns", "points", "score", "situation")
+
+    def __init__(
+        self,
+        arrangement: Arrangement,
+        situation: Situation,
+        patterns: tuple[Counted, ...],
+        not_counted: tuple[Counted, ...],
+        points: int,
+        limit: Limit,
+        score: int,
+    ) -> None:
+        self.arrangement: Final = arrangement
+        self.situation: Final = situation
+        self.patterns: Final = patterns
+        self.not_counted: Final = not_counted
+        self.points: Final = points
+        self.limit: Final = limit
+        self.score: Final = score
 
 
 _Step = tuple[Predicate, Pattern, int, bool]  # predicate, pattern, value, stacks
