@@ -184,8 +184,11 @@ class Record(Converter):
         self.make = make
 
     def load(self, value: object) -> object:
-        if not isinstance(value, dict) or not self.required.issubset(value):
+        if not isinstance(value, dict):
             raise Doubt
+        for key in self.required:  # not issubset(value): that copies the keys into a set
+            if key not in value:
+                raise Doubt
         fields = self.fields
         out: dict[str, object] = {}
         for key, item in value.items():
