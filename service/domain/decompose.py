@@ -125,7 +125,7 @@ _PLACE: Final = tuple(5 ** (tile % 9) for tile in range(t.KINDS))
 _EMPTY_SUITS: Final = (0, _SUIT_SPAN, 2 * _SUIT_SPAN, 3 * _SUIT_SPAN)
 
 
-def _suit_keys(tiles: Iterable[int]) -> list[int]:
+def _suit_keys(tiles: tuple[int, ...]) -> list[int]:
     keys = list(_EMPTY_SUITS)
     for tile in tiles:
         keys[tile // 9] += _PLACE[tile]

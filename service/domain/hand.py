@@ -135,7 +135,7 @@ def declared_melds(hand: Hand, size: int = 14) -> tuple[Meld, ...]:
             f"{', winning tile included,' if size == 14 else ''} + 3 per meld; a kong counts 3)",
         )
     table = visible(hand.tiles, melds)
-    if max(table) > 4:
+    if any(copies > 4 for copies in table):
         copies = max(table)
         kind = table.index(copies)
         raise Problem.at(

@@ -76,7 +76,10 @@ class Situation:
         self.melds = melds
         self.win = win
         self.rules = rules
-        self.tiles = tuple(sorted((*hand.tiles, *(x for meld in melds for x in meld.tiles))))
+        tiles = list(hand.tiles)
+        for meld in melds:
+            tiles += meld.tiles
+        self.tiles = tuple(tiles)  # held and declared, in no particular order
         self.seat_wind = t.seat_wind(win.seat)
         self.value_honours = (*t.DRAGONS, self.seat_wind)
         self.kongs = tuple(meld.tile for meld in melds if meld.kind == KONG)
