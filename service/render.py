@@ -41,7 +41,7 @@ def _hand(score: Score) -> dict[str, Any]:
         "concealed": situation.concealed,
         "tiles": t.compact(situation.tiles),
         "glyphs": t.glyphs(situation.tiles),
-        "winning_tile": t.compact([situation.hand.winning_tile]),
+        "winning_tile": t.repeated(situation.hand.winning_tile),
     }
     if arrangement.form == "standard":
         winning = arrangement.winning
@@ -55,9 +55,9 @@ def _hand(score: Score) -> dict[str, Any]:
             }
             for index, meld in enumerate(arrangement.sets)
         ]
-        hand["pair"] = t.compact((arrangement.pair, arrangement.pair))
+        hand["pair"] = t.repeated(arrangement.pair, 2)
     elif arrangement.form == "seven_pairs":
-        hand["pairs"] = [t.compact((tile, tile)) for tile in arrangement.pairs]
+        hand["pairs"] = [t.repeated(tile, 2) for tile in arrangement.pairs]
     return hand
 
 
@@ -84,7 +84,7 @@ def waits_response(waits: list[Wait]) -> dict[str, Any]:
     return {
         "waits": [
             {
-                "tile": t.compact([wait.tile]),
+                "tile": t.repeated(wait.tile),
                 "glyph": t.GLYPHS[wait.tile],
                 "remaining": wait.remaining,
                 "self_draw": breakdown(wait.self_draw) if wait.self_draw else None,

@@ -141,7 +141,7 @@ def declared_melds(hand: Hand, size: int = 14) -> tuple[Meld, ...]:
         raise Problem.at(
             "invalid_hand",
             "hand",
-            f"{copies} copies of {t.compact([kind])} across tiles and melds; there are only 4",
+            f"{copies} copies of {t.repeated(kind)} across tiles and melds; there are only 4",
         )
     # In one fixed order, so that the order the client listed them in changes nothing.
     return tuple(sorted(melds, key=Meld.order))
@@ -161,7 +161,7 @@ def check_winning_tile(hand: Hand) -> None:
         raise Problem.at(
             "invalid_hand",
             "hand.winning_tile",
-            f"{t.compact([hand.winning_tile])} is not among hand.tiles; list the winning tile"
+            f"{t.repeated(hand.winning_tile)} is not among hand.tiles; list the winning tile"
             " there too",
         )
 
@@ -209,7 +209,7 @@ def check_robbed_tile(hand: Hand, melds: tuple[Meld, ...], win: Win) -> None:
         raise Problem.at(
             "invalid_context",
             "win.robbing_kong",
-            f"the other three {t.compact([hand.winning_tile])} are in the robbed pung, so"
+            f"the other three {t.repeated(hand.winning_tile)} are in the robbed pung, so"
             " the winner cannot hold another copy",
         )
 

@@ -161,7 +161,7 @@ def _sets(arrangement: Arrangement) -> str:
 
 
 def _pair(arrangement: Arrangement) -> str:
-    return t.compact((arrangement.pair, arrangement.pair))
+    return t.repeated(arrangement.pair, 2)
 
 
 def _chow(tile: int) -> str:
@@ -225,7 +225,7 @@ def nine_gates(arrangement: Arrangement, hand: Situation) -> Hit | None:
     if before != _GATES:
         return None
     gates = t.compact(base + i for i, c in enumerate(_GATES) for _ in range(c))
-    return Hit(1, f"{gates} won on {t.compact([hand.hand.winning_tile])}")
+    return Hit(1, f"{gates} won on {t.repeated(hand.hand.winning_tile)}")
 
 
 # 3 Honour tiles

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Sequence
-from functools import lru_cache
 from typing import Final, NoReturn
 
 SUITS: Final = "mpsz"
@@ -164,18 +163,16 @@ def _kind(face: int, letter: str) -> int:
     return SUITS.index(letter) * 9 + face - 1
 
 
+def repeated(tile: int, copies: int = 1) -> str:
+    """``copies`` of one tile in compact notation: "5m", "55m", "777z"."""
+    return _DIGITS[tile] * copies + SUITS[tile // 9]
+
+
 def compact(tiles: Iterable[int]) -> str:
     """The canonical sorted compact form: "123m456p1155z"."""
-    ordered = tuple(sorted(tiles))
-    # Sets and pairs come back again and again and are cached; whole hands rarely repeat and
-    # would only crowd them out of the cache.
-    return _compact_set(ordered) if len(ordered) <= 4 else _compact(ordered)
-
-
-def _compact(tiles: tuple[int, ...]) -> str:
     out = []
     run_suit = -1
-    for tile in tiles:
+    for tile in sorted(tiles):
         if tile // 9 != run_suit:
             if run_suit >= 0:
                 out.append(SUITS[run_suit])
@@ -187,7 +184,6 @@ def _compact(tiles: tuple[int, ...]) -> str:
 
 
 _DIGITS: Final = tuple(str(tile % 9 + 1) for tile in range(KINDS))
-_compact_set = lru_cache(maxsize=4096)(_compact)
 
 
 def glyphs(tiles: Iterable[int]) -> str:
