@@ -36,7 +36,7 @@ def engine_section(hands: int) -> None:
             [
                 ["cold pass (service caches cleared)", rate(figures.cold_rate), "", "", ""],
                 [
-                    "best of 3 warm passes",
+                    f"best of {engine_bench.WARM_PASSES} warm passes",
                     rate(best),
                     rate(ENGINE_TARGET),
                     f"{best / ENGINE_TARGET:.2f}",

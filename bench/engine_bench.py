@@ -3,7 +3,7 @@
 Method (so that figures from different days compare):
 - the hands are ``handgen.generate(n, seed)``, scored in one fixed shuffled order;
 - every ``functools`` cache found in the service's modules is cleared first, and the first
-  pass is reported as the *cold* pass; three more passes follow with the caches *warm* (each
+  pass is reported as the *cold* pass; five more passes follow with the caches *warm* (each
   cache holds what the first pass put there) and the best of them is the throughput figure;
 - a separate pass times each hand alone (``perf_counter_ns``) for p50/p99/max; the slowest
   hands are then re-timed many times, so that a garbage-collector pause or a scheduler hiccup
@@ -73,6 +73,9 @@ def service_caches() -> list[tuple[str, Any]]:
     return found
 
 
+WARM_PASSES = 5
+
+
 def _pass(function: Callable[[Any], Any], items: list[Any]) -> float:
     """Seconds for one call of ``function`` per item, in order."""
     start = time.perf_counter()
@@ -105,7 +108,8 @@ def _measure(drawn: list[handgen.Drawn], payloads: list[Any], retime: int) -> En
     for _, cached in caches:
         cached.cache_clear()
     cold = _pass(engine.score, payloads)  # also the warm-up
-    warm = [_pass(engine.score, payloads) for _ in range(3)]
+    # Five: on a shared VM one pass in three can be slowed by a neighbour.
+    warm = [_pass(engine.score, payloads) for _ in range(WARM_PASSES)]
     cache_notes = [f"{name}: {cached.cache_info().currsize} entries" for name, cached in caches]
 
     times = []
