@@ -5,7 +5,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 PORT   ?= 8000
 
-.PHONY: help venv serve test lint typecheck compiled test-compiled bench wrk container-test load clean
+.PHONY: help venv serve test lint typecheck compiled test-compiled bench bench-tools container-test load clean
 
 help:
 	@echo "make serve           run the service with gunicorn on \$$PORT (default 8000)"
@@ -45,15 +45,17 @@ compiled: venv
 test-compiled: compiled
 	cd build/compiled && ../../$(BIN)/pytest -p no:cacheprovider
 
-# wrk (Debian) drives the HTTP figures; installed when missing and apt-get is usable.
-wrk:
-	@command -v wrk >/dev/null || (apt-get update -qq && apt-get install -y -qq wrk) \
-		|| echo "wrk is not installed: the HTTP figures are skipped"
+# wrk (Debian) drives the HTTP figures and valgrind counts instructions per hand; each is
+# installed when missing and apt-get is usable, else its figures are skipped.
+bench-tools:
+	@command -v wrk >/dev/null && command -v valgrind >/dev/null \
+		|| (apt-get update -qq && apt-get install -y -qq wrk valgrind) \
+		|| echo "wrk or valgrind is not installed: their figures are skipped"
 
-bench: compiled wrk
+bench: compiled bench-tools
 	cd build/compiled && ../../$(BIN)/python -m bench
 
-load: venv wrk
+load: venv bench-tools
 	$(BIN)/python -m bench.load
 
 container-test: venv

@@ -5,6 +5,9 @@
     python -m bench --engine-only   in-process figures only (engine + peer)
     python -m bench --http-only     gunicorn + wrk figures only
 
+With valgrind installed, it also counts the engine's instructions per hand (callgrind), the
+one figure that does not move with the machine's load (``python -m bench.instructions``).
+
 Targets (Performance issue): engine >= 50,000 hands/s on one core, slowest hand < 1 ms,
 batch >= 15,000 hands/s on one worker, POST /v1/score >= 85% of GET /livez's rate.
 """
@@ -15,7 +18,7 @@ import argparse
 import json
 import sys
 
-from . import engine_bench, http_bench, peer, report, wrk
+from . import engine_bench, http_bench, instructions, peer, report, wrk
 from .report import rate, table, verdict
 
 ENGINE_TARGET = 50_000
@@ -77,6 +80,20 @@ def engine_section(hands: int) -> None:
             )
         )
     peer_section(best, max(500, hands // 5))
+    instructions_section(max(500, hands // 5))
+
+
+def instructions_section(hands: int) -> None:
+    if instructions.available() is None:
+        print(
+            "\nInstructions per hand: skipped, valgrind is not installed (apt-get install valgrind)"
+        )
+        return
+    count = instructions.per_hand(hands)
+    print(
+        f"\nInstructions per hand (callgrind, {hands:,} hands, warm): {count:,.0f}"
+        " - the engine's cost, whatever else the machine is doing"
+    )
 
 
 def peer_section(our_rate: float, hands: int) -> None:
