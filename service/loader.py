@@ -12,13 +12,13 @@ same results. The module imports no marshmallow, so that mypyc compiles it (setu
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import Any, Final
 
 from .domain import tiles as t
 from .domain.hand import Hand, MeldSpec, Rules, Win
 
-MAX_TILE_STRING = 64
-MAX_TILE_LIST = 18
+MAX_TILE_STRING: Final = 64
+MAX_TILE_LIST: Final = 18
 
 
 class Doubt(Exception):
