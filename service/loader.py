@@ -64,11 +64,29 @@ def make_hand(data: dict[str, Any]) -> Hand:
 
 
 def make_win(data: dict[str, Any]) -> Win:
-    return Win(**data)
+    # Positional: keywords would cost a native constructor more than all its checks.
+    get = data.get  # a waits request has no ``by`` and no discarder
+    return Win(
+        get("by", "self_draw"),
+        data["seat"],
+        get("discarder"),
+        data["last_tile"],
+        data["kong_replacement"],
+        data["robbing_kong"],
+        data["first_turn"],
+        get("responsible"),
+        get("pay_as_self_draw", False),
+    )
 
 
 def make_rules(data: dict[str, Any]) -> Rules:
-    return Rules(**data)
+    return Rules(
+        data["version"],
+        data["payoff"],
+        data["standard_value"],
+        data["minimum"],
+        data["bonus_tiles"],
+    )
 
 
 class Converter:
@@ -164,39 +182,47 @@ class Checked(Converter):
         return out
 
 
-class Record(Converter):
-    """A JSON object with known keys: ``fields`` maps each key to (attribute, converter).
+class Field:
+    """One key of a ``Record``: the attribute it loads into, its converter, and whether the
+    key is required."""
 
-    ``defaults`` fill the keys left out: (key, attribute, value), a callable value called for
-    a fresh one; ``make`` turns the loaded attributes into the domain's object.
+    def __init__(self, name: str, converter: Converter, required: bool) -> None:
+        self.name: Final = name
+        self.converter: Final = converter
+        self.required: Final = required
+
+
+class Record(Converter):
+    """A JSON object with known keys: ``fields`` maps each key to its ``Field``.
+
+    ``defaults`` hold the attributes of the keys that may be left out, with values that are
+    never changed (tuples, not lists); ``make`` turns the loaded attributes into the domain's
+    object.
     """
 
     def __init__(
         self,
-        fields: dict[str, tuple[str, Converter]],
-        required: frozenset[str],
-        defaults: list[tuple[str, str, object]],
+        fields: dict[str, Field],
+        defaults: dict[str, object],
         make: Callable[[dict[str, Any]], object] | None,
     ) -> None:
         self.fields = fields
-        self.required = required
+        self.required = sum(field.required for field in fields.values())
         self.defaults = defaults
         self.make = make
 
     def load(self, value: object) -> object:
         if not isinstance(value, dict):
             raise Doubt
-        for key in self.required:  # not issubset(value): that copies the keys into a set
-            if key not in value:
-                raise Doubt
         fields = self.fields
-        out: dict[str, object] = {}
+        out = self.defaults.copy()
+        required = 0
         for key, item in value.items():
-            entry = fields.get(key)
-            if entry is None or item is None:
+            field = fields.get(key)
+            if field is None or item is None:
                 raise Doubt
-            out[entry[0]] = entry[1].load(item)
-        for key, name, default in self.defaults:
-            if key not in value:
-                out[name] = default() if callable(default) else default
+            out[field.name] = field.converter.load(item)
+            required += field.required
+        if required != self.required:  # keys are distinct: every required one was given
+            raise Doubt
         return out if self.make is None else self.make(out)

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from functools import lru_cache
 from typing import Any
 
 from .domain import tiles as t
@@ -12,12 +11,13 @@ from .domain.waits import Wait
 
 
 def rules(applied: Rules) -> dict[str, Any]:
-    return dict(_rules(applied))
-
-
-@lru_cache(maxsize=256)
-def _rules(applied: Rules) -> dict[str, Any]:
-    return applied._asdict()
+    return {
+        "version": applied.version,
+        "payoff": applied.payoff,
+        "standard_value": applied.standard_value,
+        "minimum": applied.minimum,
+        "bonus_tiles": applied.bonus_tiles,
+    }
 
 
 def _pattern(counted: Counted) -> dict[str, Any]:
@@ -36,11 +36,12 @@ def _pattern(counted: Counted) -> dict[str, Any]:
 def _hand(score: Score) -> dict[str, Any]:
     situation = score.situation
     arrangement = score.arrangement
+    text, glyphs = t.written(situation.tiles)
     hand: dict[str, Any] = {
         "form": arrangement.form,
         "concealed": situation.concealed,
-        "tiles": t.compact(situation.tiles),
-        "glyphs": t.glyphs(situation.tiles),
+        "tiles": text,
+        "glyphs": glyphs,
         "winning_tile": t.repeated(situation.hand.winning_tile),
     }
     if arrangement.form == "standard":

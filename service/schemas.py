@@ -196,15 +196,24 @@ _converters: dict[int, loader.Converter] = {}
 def _record(schema: Schema) -> loader.Record:
     loaded = schema.load_fields.items()
     return loader.Record(
-        {field.data_key or name: (name, _converter(field)) for name, field in loaded},
-        frozenset(field.data_key or name for name, field in loaded if field.required),
-        [
-            (field.data_key or name, name, field.load_default)
+        {
+            field.data_key or name: loader.Field(name, _converter(field), field.required)
+            for name, field in loaded
+        },
+        {
+            name: _constant(field.load_default)
             for name, field in loaded
             if field.load_default is not missing
-        ],
+        },
         getattr(schema, "model", None),
     )
+
+
+def _constant(default: Any) -> Any:
+    """A field's default as one shared value: called once if callable, a list as a tuple
+    (the models take tuples), so that no request can change it for the next."""
+    value = default() if callable(default) else default
+    return tuple(value) if isinstance(value, list) else value
 
 
 def _converter(field: fields.Field[Any]) -> loader.Converter:

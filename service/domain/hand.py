@@ -3,8 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from functools import lru_cache
-from typing import Final, Literal, NamedTuple
+from typing import Any, ClassVar, Final, Literal, Self
 
 from . import tiles as t
 from .errors import Problem
@@ -72,59 +71,135 @@ _SET_TEXT: Final = {kind: _written(kind, t.compact) for kind in (CHOW, PUNG, KON
 _SET_GLYPHS: Final = {kind: _written(kind, t.glyphs) for kind in (CHOW, PUNG, KONG)}
 
 
-class MeldSpec(NamedTuple):
+class Value:
+    """An immutable request value: equality, hashing, ``repr`` and copies from ``FIELDS``.
+
+    The request's values are plain classes rather than named tuples: compiled, a named tuple
+    is still built by its interpreted ``__new__`` (thousands of instructions, keywords worse),
+    a plain class by one native call, and every request builds four of them.
+    """
+
+    FIELDS: ClassVar[tuple[str, ...]] = ()
+
+    def values(self) -> tuple[object, ...]:
+        return tuple([getattr(self, name) for name in self.FIELDS])
+
+    def as_dict(self) -> dict[str, object]:
+        return dict(zip(self.FIELDS, self.values(), strict=True))
+
+    def replace(self, **changes: Any) -> Self:
+        """A copy with ``changes``."""
+        return type(self)(**{**self.as_dict(), **changes})
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Value) or type(other) is not type(self):
+            return NotImplemented
+        return self.values() == other.values()
+
+    def __hash__(self) -> int:
+        return hash(self.values())
+
+    def __repr__(self) -> str:
+        fields = ", ".join(f"{name}={value!r}" for name, value in self.as_dict().items())
+        return f"{type(self).__name__}({fields})"
+
+
+class MeldSpec(Value):
     """A declared meld as the client gave it, before it is checked."""
 
-    kind: SetKind
-    tiles: tuple[int, ...]
-    concealed: bool = False
+    FIELDS = ("kind", "tiles", "concealed")
+
+    def __init__(self, kind: SetKind, tiles: tuple[int, ...], concealed: bool = False) -> None:
+        self.kind: Final = kind
+        self.tiles: Final = tiles
+        self.concealed: Final = concealed
 
 
-class Hand(NamedTuple):
+class Hand(Value):
     """The tiles held (``tiles`` includes the winning tile) and the declared melds."""
 
-    tiles: tuple[int, ...]
-    melds: tuple[MeldSpec, ...] = ()
-    winning_tile: int = 0
-    flowers: tuple[int, ...] = ()
-    seasons: tuple[int, ...] = ()
+    FIELDS = ("tiles", "melds", "winning_tile", "flowers", "seasons")
+
+    def __init__(
+        self,
+        tiles: tuple[int, ...],
+        melds: tuple[MeldSpec, ...] = (),
+        winning_tile: int = 0,
+        flowers: tuple[int, ...] = (),
+        seasons: tuple[int, ...] = (),
+    ) -> None:
+        self.tiles: Final = tiles
+        self.melds: Final = melds
+        self.winning_tile: Final = winning_tile
+        self.flowers: Final = flowers
+        self.seasons: Final = seasons
 
 
-class Win(NamedTuple):
+class Win(Value):
     """How the hand was won."""
 
-    by: Literal["self_draw", "discard"] = "self_draw"
-    seat: str = "E"
-    discarder: str | None = None
-    last_tile: bool = False
-    kong_replacement: bool = False
-    robbing_kong: bool = False
-    first_turn: bool = False
-    responsible: str | None = None
-    pay_as_self_draw: bool = False
+    FIELDS = ("by", "seat", "discarder", "last_tile", "kong_replacement", "robbing_kong",
+              "first_turn", "responsible", "pay_as_self_draw")  # fmt: skip
+
+    def __init__(
+        self,
+        by: Literal["self_draw", "discard"] = "self_draw",
+        seat: str = "E",
+        discarder: str | None = None,
+        last_tile: bool = False,
+        kong_replacement: bool = False,
+        robbing_kong: bool = False,
+        first_turn: bool = False,
+        responsible: str | None = None,
+        pay_as_self_draw: bool = False,
+    ) -> None:
+        self.by: Final = by
+        self.seat: Final = seat
+        self.discarder: Final = discarder
+        self.last_tile: Final = last_tile
+        self.kong_replacement: Final = kong_replacement
+        self.robbing_kong: Final = robbing_kong
+        self.first_turn: Final = first_turn
+        self.responsible: Final = responsible
+        self.pay_as_self_draw: Final = pay_as_self_draw
 
     @property
     def self_drawn(self) -> bool:
         return self.by == "self_draw"
 
 
-class Rules(NamedTuple):
+class Rules(Value):
     """The rule version, payoff scheme and mods in force."""
 
-    version: str = "3.3"
-    payoff: str = "formal"
-    standard_value: int = 25
-    minimum: int = 0
-    bonus_tiles: bool = False
+    FIELDS = ("version", "payoff", "standard_value", "minimum", "bonus_tiles")
+
+    def __init__(
+        self,
+        version: str = "3.3",
+        payoff: str = "formal",
+        standard_value: int = 25,
+        minimum: int = 0,
+        bonus_tiles: bool = False,
+    ) -> None:
+        self.version: Final = version
+        self.payoff: Final = payoff
+        self.standard_value: Final = standard_value
+        self.minimum: Final = minimum
+        self.bonus_tiles: Final = bonus_tiles
 
 
 def declared_melds(hand: Hand, size: int = 14) -> tuple[Meld, ...]:
     """Check the declared melds, the tile count (``size``) and the copies of each tile."""
+    declared = []
     for index, spec in enumerate(hand.melds):
         fault = _meld_fault(spec)
         if fault is not None:
             raise Problem.at("invalid_hand", f"hand.melds[{index}].{fault[0]}", fault[1])
-    melds = tuple(Meld(spec.kind, min(spec.tiles), spec.concealed, True) for spec in hand.melds)
+        declared.append(Meld(spec.kind, min(spec.tiles), spec.concealed, True))
+    if len(declared) > 1:
+        # In one fixed order, so that the order the client listed them in changes nothing.
+        declared.sort(key=Meld.order)
+    melds = tuple(declared)
     held = len(hand.tiles) + 3 * len(melds)
     if held != size:
         raise Problem.at(
@@ -135,24 +210,29 @@ def declared_melds(hand: Hand, size: int = 14) -> tuple[Meld, ...]:
             f"{', winning tile included,' if size == 14 else ''} + 3 per meld; a kong counts 3)",
         )
     table = visible(hand.tiles, melds)
-    if any(copies > 4 for copies in table):
-        copies = max(table)
-        kind = table.index(copies)
-        raise Problem.at(
-            "invalid_hand",
-            "hand",
-            f"{copies} copies of {t.repeated(kind)} across tiles and melds; there are only 4",
-        )
-    # In one fixed order, so that the order the client listed them in changes nothing.
-    return tuple(sorted(melds, key=Meld.order))
+    for kind in range(t.KINDS):
+        if table[kind] > 4:
+            copies = max(table)
+            kind = table.index(copies)
+            raise Problem.at(
+                "invalid_hand",
+                "hand",
+                f"{copies} copies of {t.repeated(kind)} across tiles and melds; there are only 4",
+            )
+    return melds
 
 
 def visible(held: tuple[int, ...], melds: tuple[Meld, ...]) -> list[int]:
     """Counts of every tile in the hand, kongs with four."""
     table = t.counts(held)
     for meld in melds:
-        for tile in meld.tiles:
+        tile = meld.tile
+        if meld.kind == CHOW:
             table[tile] += 1
+            table[tile + 1] += 1
+            table[tile + 2] += 1
+        else:
+            table[tile] += 4 if meld.kind == KONG else 3
     return table
 
 
@@ -166,12 +246,8 @@ def check_winning_tile(hand: Hand) -> None:
         )
 
 
-@lru_cache(maxsize=1024)
 def _meld_fault(spec: MeldSpec) -> tuple[str, str] | None:
-    """What makes a declared meld impossible, as (field, message), or None.
-
-    Cached: the same melds ("777z", "123m") come back in hand after hand.
-    """
+    """What makes a declared meld impossible, as (field, message), or None."""
     tiles = sorted(spec.tiles)
     first = tiles[0] if tiles else 0
     if spec.kind == CHOW:

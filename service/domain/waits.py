@@ -32,7 +32,7 @@ def waits(hand: Hand, win: Win, rules: Rules) -> list[Wait]:
     for by in ("self_draw", "discard"):
         # The discarder only matters for these checks: East when a first-turn win needs it.
         discarder = None if by == "self_draw" else ("E" if win.seat != "E" else "S")
-        candidate = win._replace(by=by, discarder=discarder)
+        candidate = win.replace(by=by, discarder=discarder)
         try:
             check_win(hand, melds, candidate, rules)
         except Problem as problem:
@@ -52,7 +52,7 @@ def waits(hand: Hand, win: Win, rules: Rules) -> list[Wait]:
         held[tile] -= 1
         if not completes:
             continue
-        won = hand._replace(tiles=(*hand.tiles, tile), winning_tile=tile)
+        won = hand.replace(tiles=(*hand.tiles, tile), winning_tile=tile)
         scores = {by: _score_or_none(won, melds, way, rules) for by, way in ways.items()}
         found.append(Wait(tile, 4 - seen[tile], scores.get("self_draw"), scores.get("discard")))
     return found
