@@ -100,7 +100,7 @@ def arrangements(
     """
     found = [
         arrangement
-        for sets, pair in _standard(_suit_keys(held))
+        for sets, pair in _standard(t.suit_keys(held))
         for arrangement in _completions(sets, pair, melds, winning_tile, on_discard)
     ]
     if not melds:
@@ -118,20 +118,6 @@ def arrangements(
     return found
 
 
-# Each tile's place value in its suit's key: 5 ** (face - 1). The keys of a suit start at
-# suit * 5 ** 9, so one int names both the suit and its counts (a cheap cache key).
-_SUIT_SPAN: Final = 5**9
-_PLACE: Final = tuple(5 ** (tile % 9) for tile in range(t.KINDS))
-_EMPTY_SUITS: Final = (0, _SUIT_SPAN, 2 * _SUIT_SPAN, 3 * _SUIT_SPAN)
-
-
-def _suit_keys(tiles: tuple[int, ...]) -> list[int]:
-    keys = list(_EMPTY_SUITS)
-    for tile in tiles:
-        keys[tile // 9] += _PLACE[tile]
-    return keys
-
-
 def _seven_pairs(counts: list[int], kinds: Iterable[int]) -> bool:
     """Seven pairs; four alike (not declared as a kong) are two pairs."""
     return all(counts[tile] % 2 == 0 for tile in kinds)
@@ -144,10 +130,7 @@ def _thirteen_terminals(kinds: Collection[int]) -> bool:
 
 def is_winning(counts: list[int], melds: int) -> bool:
     """Whether counts (14 - 3 * melds tiles) form any winning hand; cheap, for waits."""
-    keys = list(_EMPTY_SUITS)
-    for tile, count in enumerate(counts):
-        keys[tile // 9] += count * _PLACE[tile]
-    if _standard(keys):
+    if _standard(t.suit_keys(tuple([tile for tile, n in enumerate(counts) for _ in range(n)]))):
         return True
     if melds:
         return False
@@ -155,7 +138,7 @@ def is_winning(counts: list[int], melds: int) -> bool:
     return _seven_pairs(counts, kinds) or _thirteen_terminals(kinds)
 
 
-def _standard(keys: list[int]) -> list[tuple[tuple[Meld, ...], int]]:
+def _standard(keys: t.SuitKeys) -> list[tuple[tuple[Meld, ...], int]]:
     """Sets and pair for every standard reading of the held tiles, from their suit keys."""
     per_suit = []
     for key in keys:
@@ -175,9 +158,9 @@ def _standard(keys: list[int]) -> list[tuple[tuple[Meld, ...], int]]:
 @cache
 def _suit_sets(key: int) -> tuple[tuple[int, tuple[Meld, ...]], ...]:
     """One suit's readings as (pair tile or -1, sets), in absolute tiles."""
-    suit, place = divmod(key, _SUIT_SPAN)
+    suit = key // t.SUIT_SPAN
     base = suit * 9
-    counts = tuple(place // 5**face % 5 for face in range(9))
+    counts = tuple(t.suit_counts(key))
     return tuple(
         (base + pair if pair >= 0 else -1,
          tuple(Meld(CHOW if is_chow else PUNG, base + offset, True) for is_chow, offset in sets))

@@ -41,11 +41,15 @@ def payments(value: int, win: Win, rules: Rules) -> dict[str, int]:
     self_draw_multiple, discard_shares = SCHEMES[rules.payoff]
     payer = responsible(win)
     if payer is None:
-        share = {seat: self_draw_multiple * value for seat in SEATS}
+        own = other = self_draw_multiple * value
     else:
         own, other = discard_shares(value, rules.standard_value)
-        share = {seat: own if seat == payer else other for seat in SEATS}
-    share[win.seat] = 0
-    result = {seat: -share[seat] for seat in SEATS}
-    result[win.seat] = sum(share.values())
+    result = {"E": 0, "S": 0, "W": 0, "N": 0}  # seat order, as the response lists them
+    received = 0
+    for seat in SEATS:
+        if seat != win.seat:
+            paid = own if seat == payer else other
+            result[seat] = -paid
+            received += paid
+    result[win.seat] = received
     return result

@@ -41,7 +41,6 @@ _GLYPH_OFFSET = (
 GLYPHS: Final = tuple(chr(0x1F000 + offset) for offset in _GLYPH_OFFSET)
 
 _GROUP: Final = re.compile(r"([0-9]+)([mpsz])")
-_SINGLE: Final = re.compile(r"[1-9][mps]|[1-7]z")
 
 
 class TileError(ValueError):
@@ -82,12 +81,18 @@ def parse(notation: str | Sequence[object]) -> list[int]:
         return _parse_compact(notation)
     tiles = []
     for index, item in enumerate(notation):
-        if not isinstance(item, str) or not _SINGLE.fullmatch(item):
+        tile = -1
+        if isinstance(item, str) and len(item) == 2:
+            face = ord(item[0]) - 49  # 1-9 as 0-8
+            base = _suit_base(ord(item[1]))
+            if 0 <= face <= (6 if base == EAST else 8) and base >= 0:
+                tile = base + face
+        if tile < 0:
             raise TileError(
                 f"item {index} ({_shown(item)}) is not a single tile: write a digit then a suit"
                 " letter, 1-9 with m, p or s, 1-7 with z"
             )
-        tiles.append(_kind(int(item[0]), item[1]))
+        tiles.append(tile)
     return tiles
 
 
@@ -100,33 +105,49 @@ def _shown(value: object) -> str:
 
 
 def _parse_compact(text: str) -> list[int]:
-    """One pass over the characters: faces wait in ``faces`` until their suit letter comes.
+    """One pass over the characters: each digit's tile is appended as its face - 1, and the
+    suit letter after the digits adds its suit's first tile to those since the last letter.
 
     What this accepts is ``(?:[1-9]+[mps]|[1-7]+z| )*``; anything else goes to ``_explain``.
+    Character codes rather than strings or a dict: this runs for every tile of every request.
     """
     tiles: list[int] = []
-    faces: list[int] = []  # face - 1 of each digit since the last suit letter
+    pending = 0  # where the tiles still waiting for their suit letter start
     for char in text:
         code = ord(char)
         if 49 <= code <= 57:  # 1-9
-            faces.append(code - 49)
+            tiles.append(code - 49)
             continue
-        base = _SUIT_BASES.get(char, -1)
-        if base < 0 or not faces:
-            if char != " " or faces:
+        base = _suit_base(code)
+        if base < 0:
+            if code != 32 or pending < len(tiles):  # a space between groups only
                 _explain(text)
             continue
-        if base == EAST and max(faces) > 6:
+        end = len(tiles)
+        if pending == end:
             _explain(text)
-        for offset in faces:
-            tiles.append(base + offset)
-        faces.clear()
-    if faces:
+        for index in range(pending, end):
+            face = tiles[index]
+            if base == EAST and face > 6:
+                _explain(text)
+            tiles[index] = base + face
+        pending = end
+    if pending < len(tiles):
         _explain(text)
     return tiles
 
 
-_SUIT_BASES: Final = {"m": 0, "p": 9, "s": 18, "z": EAST}
+def _suit_base(code: int) -> int:
+    """The first tile of the suit whose letter has character code ``code``, or -1."""
+    if code == 109:  # m
+        return 0
+    if code == 112:  # p
+        return 9
+    if code == 115:  # s
+        return 18
+    if code == 122:  # z
+        return EAST
+    return -1
 
 
 def _explain(text: str) -> NoReturn:
@@ -159,10 +180,6 @@ def _explain(text: str) -> NoReturn:
     raise TileError(f"cannot read {text!r} as tiles")  # not reached: a wrong text fails above
 
 
-def _kind(face: int, letter: str) -> int:
-    return SUITS.index(letter) * 9 + face - 1
-
-
 def repeated(tile: int, copies: int = 1) -> str:
     """``copies`` of one tile in compact notation: "5m", "55m", "777z"."""
     return _DIGITS[tile] * copies + SUITS[tile // 9]
@@ -189,6 +206,61 @@ _DIGITS: Final = tuple(str(tile % 9 + 1) for tile in range(KINDS))
 def glyphs(tiles: Iterable[int]) -> str:
     """The same tiles as Unicode glyphs, in canonical order."""
     return "".join([GLYPHS[tile] for tile in sorted(tiles)])
+
+
+# A suit's counts as one integer: the count of face f (0-4) is its base-5 digit f - 1, and
+# the suit adds suit * SUIT_SPAN, so that one int names both (a cheap key for tables).
+SUIT_SPAN: Final = 5**9
+PLACE: Final[tuple[int, ...]] = tuple(5 ** (tile % 9) for tile in range(KINDS))
+
+SuitKeys = tuple[int, int, int, int]
+
+
+def suit_keys(tiles: tuple[int, ...]) -> SuitKeys:
+    """The key of each suit's counts (see SUIT_SPAN), for at most four of a kind."""
+    m, p, s, z = 0, SUIT_SPAN, 2 * SUIT_SPAN, 3 * SUIT_SPAN
+    for tile in tiles:  # four ints rather than a list: no int is boxed on the way
+        if tile < 9:
+            m += PLACE[tile]
+        elif tile < 18:
+            p += PLACE[tile]
+        elif tile < EAST:
+            s += PLACE[tile]
+        else:
+            z += PLACE[tile]
+    return m, p, s, z
+
+
+def suit_counts(key: int) -> list[int]:
+    """The nine counts of a suit key."""
+    place = key % SUIT_SPAN
+    return [place // 5**face % 5 for face in range(9)]
+
+
+def written(tiles: tuple[int, ...]) -> tuple[str, str]:
+    """A hand's tiles (at most four of a kind) as ``compact`` and ``glyphs`` write them.
+
+    Read suit by suit from a table filled as suits come: every response writes the hand, and
+    the few thousand suits hands are made of come back again and again.
+    """
+    text = []
+    shown = []
+    for key in suit_keys(tiles):
+        if key % SUIT_SPAN:
+            suit = _WRITTEN.get(key)
+            if suit is None:
+                if len(_WRITTEN) >= _WRITTEN_MAX:  # bounded whatever clients send
+                    _WRITTEN.clear()
+                base = key // SUIT_SPAN * 9
+                held = [base + face for face, n in enumerate(suit_counts(key)) for _ in range(n)]
+                suit = _WRITTEN[key] = (compact(held), glyphs(held))
+            text.append(suit[0])
+            shown.append(suit[1])
+    return "".join(text), "".join(shown)
+
+
+_WRITTEN: Final[dict[int, tuple[str, str]]] = {}
+_WRITTEN_MAX: Final = 20_000
 
 
 def counts(tiles: Iterable[int]) -> list[int]:
