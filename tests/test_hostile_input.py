@@ -942,6 +942,23 @@ def test_a_streamed_body_over_2_mib_is_413(app: Flask, name: str) -> None:
     assert response.status_code == 413, response.get_data()[:200]
 
 
+def test_a_body_shorter_than_its_content_length_is_400(app: Flask) -> None:
+    # A client that declares more than it sends (or hangs up mid-body) gets a 400, not a
+    # hang or a 500; the body is read straight from the server's stream by declared length.
+    body = EXAMPLE_TEXT.encode()
+    environ = EnvironBuilder(
+        path="/v1/score",
+        method="POST",
+        input_stream=io.BytesIO(body),
+        content_type="application/json",
+    ).get_environ()
+    environ["CONTENT_LENGTH"] = str(len(body) + 10)
+    with app.request_context(environ):
+        response = app.full_dispatch_request()
+    assert response.status_code == 400
+    assert response.get_json()["code"] == "malformed_json"
+
+
 def test_a_failed_readiness_check_does_not_leak_the_error(
     client: FlaskClient, monkeypatch: pytest.MonkeyPatch
 ) -> None:
