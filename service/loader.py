@@ -64,18 +64,18 @@ def make_hand(data: dict[str, Any]) -> Hand:
 
 
 def make_win(data: dict[str, Any]) -> Win:
-    # Positional: keywords would cost a native constructor more than all its checks.
-    get = data.get  # a waits request has no ``by`` and no discarder
+    # Positional: keywords would cost a native constructor more than all its checks. A waits
+    # request has no ``by`` and no discarder.
     return Win(
-        get("by", "self_draw"),
+        data.get("by", "self_draw"),
         data["seat"],
-        get("discarder"),
+        data.get("discarder"),
         data["last_tile"],
         data["kong_replacement"],
         data["robbing_kong"],
         data["first_turn"],
-        get("responsible"),
-        get("pay_as_self_draw", False),
+        data.get("responsible"),
+        data.get("pay_as_self_draw", False),
     )
 
 

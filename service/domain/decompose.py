@@ -191,8 +191,8 @@ def _suit_readings(counts: tuple[int, ...], runs: bool, start: int = 0) -> tuple
             if chows:
                 if start > 6 or rest[start + 1] < chows or rest[start + 2] < chows:
                     continue
-                rest[start + 1] -= chows
-                rest[start + 2] -= chows
+                rest[start + 1] = rest[start + 1] - chows
+                rest[start + 2] = rest[start + 2] - chows
             sets = ((False, start),) * pung + ((True, start),) * chows
             for rest_pair, rest_sets in _suit_readings(tuple(rest), runs, start + 1):
                 if pair and rest_pair >= 0:

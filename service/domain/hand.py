@@ -228,11 +228,11 @@ def visible(held: tuple[int, ...], melds: tuple[Meld, ...]) -> list[int]:
     for meld in melds:
         tile = meld.tile
         if meld.kind == CHOW:
-            table[tile] += 1
-            table[tile + 1] += 1
-            table[tile + 2] += 1
+            table[tile] = table[tile] + 1
+            table[tile + 1] = table[tile + 1] + 1
+            table[tile + 2] = table[tile + 2] + 1
         else:
-            table[tile] += 4 if meld.kind == KONG else 3
+            table[tile] = table[tile] + (4 if meld.kind == KONG else 3)
     return table
 
 

@@ -8,7 +8,7 @@ version or a variant is a table edit (RULES.md §3; descriptions from sources/00
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Final
 
@@ -47,18 +47,18 @@ class Hit:
         self.reason: Final = reason
 
 
-def _mask(tiles: Iterable[int]) -> int:
+def _mask(tiles: tuple[int, ...]) -> int:
     mask = 0
     for tile in tiles:
         mask |= 1 << tile
     return mask
 
 
-SUIT_MASKS: Final = tuple(_mask(range(base, base + 9)) for base in (0, 9, 18))
-MIDDLE: Final = _mask(tile for tile in range(t.EAST) if 2 <= t.number(tile) <= 8)
+SUIT_MASKS: Final = tuple(_mask(tuple(range(base, base + 9))) for base in (0, 9, 18))
+MIDDLE: Final = _mask(tuple(tile for tile in range(t.EAST) if 2 <= t.number(tile) <= 8))
 ORPHANS: Final = _mask(t.ORPHANS)
 TERMINALS: Final = _mask(t.TERMINALS)
-HONOURS: Final = _mask(range(t.EAST, t.KINDS))
+HONOURS: Final = _mask(tuple(range(t.EAST, t.KINDS)))
 
 
 class Situation:
@@ -221,7 +221,8 @@ def nine_gates(arrangement: Arrangement, hand: Situation) -> Hit | None:
         return None
     base = min(hand.suits) * 9
     before = t.counts(hand.hand.tiles)[base : base + 9]
-    before[hand.hand.winning_tile - base] -= 1
+    won = hand.hand.winning_tile - base
+    before[won] = before[won] - 1
     if before != _GATES:
         return None
     gates = t.compact(base + i for i, c in enumerate(_GATES) for _ in range(c))
@@ -476,7 +477,7 @@ def _proper(proper: bool) -> Predicate:
     (1 East ... 4 North) or not."""
 
     def predicate(arrangement: Arrangement, hand: Situation) -> Hit | None:
-        seat = t.SEATS.index(hand.win.seat) + 1
+        seat = hand.seat_wind - t.EAST + 1
         found = [
             f"{kind} {n}"
             for kind, numbers in (("flower", hand.hand.flowers), ("season", hand.hand.seasons))

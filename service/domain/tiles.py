@@ -62,7 +62,10 @@ def is_honour(tile: int) -> bool:
 
 
 def seat_wind(seat: str) -> int:
-    return EAST + SEATS.index(seat)
+    return _SEAT_WINDS[seat]
+
+
+_SEAT_WINDS: Final = {seat: EAST + index for index, seat in enumerate(SEATS)}
 
 
 def name(tile: int) -> str:
@@ -263,8 +266,9 @@ _WRITTEN: Final[dict[int, tuple[str, str]]] = {}
 _WRITTEN_MAX: Final = 20_000
 
 
-def counts(tiles: Iterable[int]) -> list[int]:
+def counts(tiles: tuple[int, ...]) -> list[int]:
     table = [0] * KINDS
     for tile in tiles:
-        table[tile] += 1
+        # Spelled out: compiled, ``table[tile] += 1`` is a generic in-place add on objects.
+        table[tile] = table[tile] + 1
     return table

@@ -47,9 +47,9 @@ def waits(hand: Hand, win: Win, rules: Rules) -> list[Wait]:
     for tile in range(t.KINDS):
         if seen[tile] == 4:
             continue
-        held[tile] += 1
+        held[tile] = held[tile] + 1
         completes = is_winning(held, len(melds))
-        held[tile] -= 1
+        held[tile] = held[tile] - 1
         if not completes:
             continue
         won = hand.replace(tiles=(*hand.tiles, tile), winning_tile=tile)
