@@ -142,7 +142,8 @@ def _standard(keys: t.SuitKeys) -> list[tuple[tuple[Meld, ...], int]]:
     """Sets and pair for every standard reading of the held tiles, from their suit keys."""
     per_suit = []
     for key in keys:
-        readings = _suit_sets(key)
+        # An empty suit reads one way, with nothing in it: no need to look it up.
+        readings = _suit_sets(key) if key % t.SUIT_SPAN else _NOTHING
         if not readings:
             return []
         per_suit.append(readings)
@@ -153,6 +154,9 @@ def _standard(keys: t.SuitKeys) -> list[tuple[tuple[Meld, ...], int]]:
         for m, p, s, z in product(*per_suit)
         if (m[0] >= 0) + (p[0] >= 0) + (s[0] >= 0) + (z[0] >= 0) == 1
     ]
+
+
+_NOTHING: Final = ((-1, ()),)
 
 
 @cache

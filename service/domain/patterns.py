@@ -353,32 +353,28 @@ def three_similar_sequences(arrangement: Arrangement, hand: Situation) -> Hit | 
     return None
 
 
-def _similar_triplets(arrangement: Arrangement) -> dict[int, set[int]]:
-    by_number: dict[int, set[int]] = {}
-    for tile in arrangement.triplets:
-        if tile < t.EAST:
-            by_number.setdefault(t.number(tile), set()).add(t.suit(tile))
-    return by_number
-
-
 def small_three_similar_triplets(arrangement: Arrangement, hand: Situation) -> Hit | None:
     """三色小同刻 Small Three Similar Triplets: two suits' triplets, the pair in the third."""
     pair = arrangement.pair
     if len(arrangement.triplets) < 2 or t.is_honour(pair):
         return None
-    suits = _similar_triplets(arrangement).get(t.number(pair), set())
+    number = t.number(pair)
+    suits = [
+        t.suit(tile) for tile in arrangement.triplets if tile < t.EAST and t.number(tile) == number
+    ]
     if len(suits) != 2 or t.suit(pair) in suits:
         return None
-    return Hit(1, f"triplets of {t.number(pair)} in two suits, pair {_pair(arrangement)}")
+    return Hit(1, f"triplets of {number} in two suits, pair {_pair(arrangement)}")
 
 
 def three_similar_triplets(arrangement: Arrangement, hand: Situation) -> Hit | None:
     """三色同刻 Three Similar Triplets: triplets of one number in all three suits."""
-    if len(arrangement.triplets) < 3:
-        return None
-    for number, suits in _similar_triplets(arrangement).items():
-        if len(suits) == 3:
-            return Hit(1, f"triplets of {number} in all three suits")
+    triplets = arrangement.triplets  # sorted: a first suit's triplet comes first
+    for tile in triplets:
+        if tile >= 9:
+            break
+        if tile + 9 in triplets and tile + 18 in triplets:
+            return Hit(1, f"triplets of {t.number(tile)} in all three suits")
     return None
 
 
@@ -478,12 +474,8 @@ def _proper(proper: bool) -> Predicate:
 
     def predicate(arrangement: Arrangement, hand: Situation) -> Hit | None:
         seat = hand.seat_wind - t.EAST + 1
-        found = [
-            f"{kind} {n}"
-            for kind, numbers in (("flower", hand.hand.flowers), ("season", hand.hand.seasons))
-            for n in numbers
-            if (n == seat) == proper
-        ]
+        found = [f"flower {n}" for n in hand.hand.flowers if (n == seat) == proper]
+        found += [f"season {n}" for n in hand.hand.seasons if (n == seat) == proper]
         return Hit(len(found), ", ".join(found)) if found else None
 
     return predicate

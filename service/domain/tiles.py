@@ -184,8 +184,8 @@ def _explain(text: str) -> NoReturn:
 
 
 def repeated(tile: int, copies: int = 1) -> str:
-    """``copies`` of one tile in compact notation: "5m", "55m", "777z"."""
-    return _DIGITS[tile] * copies + SUITS[tile // 9]
+    """``copies`` (1 to 4) of one tile in compact notation: "5m", "55m", "777z"."""
+    return _REPEATED[copies][tile]
 
 
 def compact(tiles: Iterable[int]) -> str:
@@ -204,6 +204,10 @@ def compact(tiles: Iterable[int]) -> str:
 
 
 _DIGITS: Final = tuple(str(tile % 9 + 1) for tile in range(KINDS))
+# Written once: every response names its winning tile and pair this way.
+_REPEATED: Final = tuple(
+    tuple(_DIGITS[tile] * copies + SUITS[tile // 9] for tile in range(KINDS)) for copies in range(5)
+)
 
 
 def glyphs(tiles: Iterable[int]) -> str:
