@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import statistics
 import sys
 
 from . import engine_bench, http_bench, instructions, peer, report, wrk
@@ -165,6 +166,7 @@ def http_section(seconds: float) -> None:
             ],
         )
     )
+    print(floor_table(figures))
     runs = [("batch", batch)]
     for livez_run, score_run in figures.pairs:
         runs += [("livez", livez_run), ("score", score_run)]
@@ -178,6 +180,29 @@ def http_section(seconds: float) -> None:
         f"worker boots during the runs (max_requests recycling): batch {figures.batch_boots},"
         f" score {figures.score_boots}, latency {figures.latency_boots};"
         f" fixed-rate client used {latency.client_cpu:.0%} of a core"
+    )
+
+
+def floor_table(figures: http_bench.HttpFigures) -> str:
+    """(iv): how much of livez's rate each part of a score request takes."""
+    rows = []
+    previous = 1.0
+    for path, label in http_bench.FLOOR_STEPS:
+        shares = figures.floor[path]
+        share = statistics.median(shares)
+        rows.append(
+            [
+                f"{label} ({', '.join(f'{s:.0%}' for s in shares)})",
+                f"{share:.0%}",
+                f"{(share - previous) * 100:+.0f} points",
+            ]
+        )
+        previous = share
+    return table(
+        f"(iv) Share of GET /livez, same bodies, {figures.workers} workers, median of"
+        f" {http_bench.FLOOR_ROUNDS} interleaved rounds (app: bench.floor)",
+        ["request", "share", "step"],
+        rows,
     )
 
 

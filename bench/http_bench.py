@@ -7,6 +7,10 @@
       VM one run of either can be off by 20%, which a single ratio would take for the truth.
 (iii) p99 of POST /v1/score at half of the throughput measured in (ii), with the open-loop
       fixed-rate client (``bench.fixedrate``), so queueing shows in the tail.
+(iv)  Where the rest of livez's rate goes: on a server of the service plus the floor routes of
+      ``bench.floor``, the same bodies answered with their precomputed responses (the HTTP
+      exchange alone), then also parsed and validated, then scored, each as a share of that
+      server's livez, ``FLOOR_ROUNDS`` interleaved rounds.
 
 wrk runs with one thread: on a 2-core machine the client takes CPU from the workers, so
 every figure here is a lower bound of what the service does on dedicated cores.
@@ -22,6 +26,13 @@ from . import fixedrate, handgen, server, wrk
 
 BATCH = 1000  # hands per batch request: the API's maximum
 ROUNDS = 5  # livez/score pairs in (ii): a median of five rides out one slow minute
+FLOOR_ROUNDS = 3
+# (iv): what each route does beyond GET /livez, in the order they are run in each round.
+FLOOR_STEPS = (
+    ("/bench/answer", "POST read, precomputed response"),
+    ("/bench/validate", "+ body parsed and validated"),
+    ("/v1/score", "+ scored and rendered: POST /v1/score"),
+)
 
 
 @dataclass
@@ -33,6 +44,7 @@ class HttpFigures:
     score_boots: int  # workers booted during (ii): recycles show here
     latency: fixedrate.RateFigures
     latency_boots: int
+    floor: dict[str, list[float]]  # (iv): path -> its shares of livez, one per round
 
     @property
     def batch_hands_rate(self) -> float:
@@ -95,4 +107,23 @@ def measure(seconds: float = 12, seed: int = 7) -> HttpFigures:
         booted = many.boots()
         latency = fixedrate.run(server.HOST, many.port, raw, max(1.0, score.rate / 2), seconds)
         latency_boots = many.boots() - booted
-    return HttpFigures(workers, batch, batch_boots, pairs, score_boots, latency, latency_boots)
+    floor = _floor(seed, score_bodies, seconds / 2)
+    return HttpFigures(
+        workers, batch, batch_boots, pairs, score_boots, latency, latency_boots, floor
+    )
+
+
+def _floor(seed: int, score_bodies: list[wrk.Request], seconds: float) -> dict[str, list[float]]:
+    shares: dict[str, list[float]] = {path: [] for path, _ in FLOOR_STEPS}
+    with server.gunicorn(app=f"bench.floor:create_app({BATCH}, {seed})") as srv:
+        connections = 4 * len(srv.workers())
+        wrk.run(srv.url, score_bodies, 2, connections)  # warm-up
+        for _ in range(FLOOR_ROUNDS):
+            livez = wrk.run(srv.url, [wrk.Request("GET", "/livez", "", "")], seconds, connections)
+            for path, _ in FLOOR_STEPS:
+                bodies = [wrk.Request("POST", path, r.body) for r in score_bodies]
+                run = wrk.run(srv.url, bodies, seconds, connections)
+                if run.s2xx != run.requests or run.socket_errors:
+                    raise RuntimeError(f"{path}: not every request answered 2xx: {run}")
+                shares[path].append(run.rate / livez.rate if livez.rate else 0.0)
+    return shares

@@ -107,7 +107,10 @@ def default_workers() -> int:
     return max(1, len(os.sched_getaffinity(0)))
 
 
-def command(port: int, workers: int | None, extra: Sequence[str]) -> list[str]:
+APP = "service:create_app()"
+
+
+def command(port: int, workers: int | None, extra: Sequence[str], app: str = APP) -> list[str]:
     base = [sys.executable, "-m", "gunicorn", "--bind", f"{HOST}:{port}"]
     if CONFIG.exists():
         base += ["--config", str(CONFIG)]
@@ -115,7 +118,7 @@ def command(port: int, workers: int | None, extra: Sequence[str]) -> list[str]:
         base += ["-k", "sync", "-w", str(workers or default_workers())]
     if workers:
         base += ["--workers", str(workers)]
-    return [*base, *extra, "service:create_app()"]
+    return [*base, *extra, app]
 
 
 @contextmanager
@@ -124,17 +127,19 @@ def gunicorn(
     extra: Sequence[str] = (),
     env: dict[str, str] | None = None,
     ready_seconds: float = 30,
+    app: str = APP,
 ) -> Iterator[Server]:
     """A gunicorn serving the app on a free loopback port; stopped on exit, whatever happens.
 
     ``workers`` None keeps the config's own count (one per usable CPU). The access log (stdout)
     is discarded; the error log goes to a temporary file so boots and kills can be counted.
+    ``app`` is gunicorn's app argument: the service, or a bench app built around it.
     """
     port = free_port()
     log = tempfile.NamedTemporaryFile(prefix="zj-gunicorn-", suffix=".log", delete=False)  # noqa: SIM115
     full_env = {**os.environ, **(env or {})}
     process = subprocess.Popen(
-        command(port, workers, extra),
+        command(port, workers, extra, app),
         cwd=SERVICE_ROOT,
         env=full_env,
         stdin=subprocess.DEVNULL,
