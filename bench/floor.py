@@ -1,8 +1,8 @@
 """The HTTP floor of ``POST /v1/score``: the same exchange with the work taken out (bench only).
 
 The share target compares ``POST /v1/score`` with ``GET /livez``, but a score request differs
-from livez in more than the scoring: a POST with a body, two more headers, a response of a few
-kilobytes. This app is the service's own (same config, middleware and JSON provider) plus two
+from livez in more than the scoring: a POST with a body, two more headers, a response of about
+a kilobyte. This app is the service's own (same config, middleware and JSON provider) plus two
 routes that answer the benchmark's requests with their precomputed responses:
 
     POST /bench/answer     reads the body, answers (no parsing, no validation, no scoring)

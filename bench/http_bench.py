@@ -115,13 +115,14 @@ def measure(seconds: float = 12, seed: int = 7) -> HttpFigures:
 
 def _floor(seed: int, score_bodies: list[wrk.Request], seconds: float) -> dict[str, list[float]]:
     shares: dict[str, list[float]] = {path: [] for path, _ in FLOOR_STEPS}
+    requests = {path: [wrk.Request("POST", path, r.body) for r in score_bodies] for path in shares}
+    livez_request = [wrk.Request("GET", "/livez", "", "")]
     with server.gunicorn(app=f"bench.floor:create_app({BATCH}, {seed})") as srv:
         connections = 4 * len(srv.workers())
         wrk.run(srv.url, score_bodies, 2, connections)  # warm-up
         for _ in range(FLOOR_ROUNDS):
-            livez = wrk.run(srv.url, [wrk.Request("GET", "/livez", "", "")], seconds, connections)
-            for path, _ in FLOOR_STEPS:
-                bodies = [wrk.Request("POST", path, r.body) for r in score_bodies]
+            livez = wrk.run(srv.url, livez_request, seconds, connections)
+            for path, bodies in requests.items():
                 run = wrk.run(srv.url, bodies, seconds, connections)
                 if run.s2xx != run.requests or run.socket_errors:
                     raise RuntimeError(f"{path}: not every request answered 2xx: {run}")
