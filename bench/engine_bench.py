@@ -58,19 +58,28 @@ class EngineFigures:
 
 
 def service_caches() -> list[tuple[str, Any]]:
-    """Every functools cache at module level in the ``service`` package."""
+    """Every cache at module level in the ``service`` package: functools caches and memos."""
     import service
 
     found = []
+    seen = set()
     for info in pkgutil.walk_packages(service.__path__, "service."):
-        if info.name.startswith("service.api") or info.name.endswith("__main__"):
+        if info.name.startswith(("service.api", "service.worker")) or info.name.endswith(
+            "__main__"
+        ):
             continue
         module = importlib.import_module(info.name)
         for name, value in vars(module).items():
-            cached = callable(getattr(value, "cache_clear", None)) and hasattr(value, "cache_info")
-            if cached and getattr(value, "__module__", info.name) == info.name:
+            clearable = callable(getattr(value, "cache_clear", None))
+            if clearable and not isinstance(value, type) and id(value) not in seen:
+                seen.add(id(value))  # a cache imported elsewhere is the same cache
                 found.append((f"{info.name}.{name}", value))
     return found
+
+
+def _entries(cached: Any) -> int:
+    info = getattr(cached, "cache_info", None)
+    return int(info().currsize) if info is not None else len(cached)
 
 
 WARM_PASSES = 5
@@ -110,7 +119,7 @@ def _measure(drawn: list[handgen.Drawn], payloads: list[Any], retime: int) -> En
     cold = _pass(engine.score, payloads)  # also the warm-up
     # Five: on a shared VM one pass in three can be slowed by a neighbour.
     warm = [_pass(engine.score, payloads) for _ in range(WARM_PASSES)]
-    cache_notes = [f"{name}: {cached.cache_info().currsize} entries" for name, cached in caches]
+    cache_notes = [f"{name}: {_entries(cached)} entries" for name, cached in caches]
 
     times = []
     for payload in payloads:

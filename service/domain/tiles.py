@@ -11,6 +11,8 @@ import re
 from collections.abc import Iterable, Sequence
 from typing import Final, NoReturn
 
+from .memo import Memo
+
 SUITS: Final = "mpsz"
 KINDS: Final = 34
 EAST: Final = 27
@@ -256,18 +258,15 @@ def written(tiles: tuple[int, ...]) -> tuple[str, str]:
         if key % SUIT_SPAN:
             suit = _WRITTEN.get(key)
             if suit is None:
-                if len(_WRITTEN) >= _WRITTEN_MAX:  # bounded whatever clients send
-                    _WRITTEN.clear()
                 base = key // SUIT_SPAN * 9
                 held = [base + face for face, n in enumerate(suit_counts(key)) for _ in range(n)]
-                suit = _WRITTEN[key] = (compact(held), glyphs(held))
+                suit = _WRITTEN.put(key, (compact(held), glyphs(held)))
             text.append(suit[0])
             shown.append(suit[1])
     return "".join(text), "".join(shown)
 
 
-_WRITTEN: Final[dict[int, tuple[str, str]]] = {}
-_WRITTEN_MAX: Final = 20_000
+_WRITTEN: Final[Memo[int, tuple[str, str]]] = Memo(20_000)
 
 
 def counts(tiles: tuple[int, ...]) -> list[int]:
