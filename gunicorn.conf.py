@@ -1,15 +1,22 @@
 """Gunicorn settings for the Zung Jung scoring service (production and `make serve`).
 
-The service is stateless and CPU-bound (hand decomposition and pattern matching, no I/O
-waits), so the model is one single-threaded *sync* worker process per core: a request holds
-one core from start to end, and more workers than cores would only add context switches and
-memory. Every knob that differs per deployment is read from the environment, so the same file
-serves the container image, Kubernetes and a developer's shell.
+The service is CPU-bound (hand decomposition and pattern matching, no I/O waits) and may face
+the internet with no buffering proxy in front. So each core runs one worker process of
+`service.worker.Worker`: gunicorn's gevent worker, which holds thousands of connections (slow,
+idle, persistent) as cheap greenlets, reads every request in full before it costs CPU, lets
+one request compute at a time and sheds the rest after a short wait (docs/DESIGN.md,
+"Serving", has the measurements behind this). Every knob that differs per deployment is read
+from the environment, so the same file serves the container image, Kubernetes and a
+developer's shell.
 
-    PORT              listening port (default 8000)
-    WEB_CONCURRENCY   number of worker processes (default: CPUs usable by this process)
-    GUNICORN_TIMEOUT  seconds a worker may spend on one request before it is killed (30)
-    LOG_LEVEL         error-log level (info)
+    PORT               listening port (default 8000)
+    WEB_CONCURRENCY    number of worker processes (default: CPUs usable by this process)
+    GUNICORN_TIMEOUT   seconds a worker may stay unresponsive before it is killed (30)
+    LOG_LEVEL          error-log level (info)
+    ZJ_CLIENT_TIMEOUT  seconds a client has to send a request's headers, then its body, and
+                       to take each part of the answer; also the keep-alive idle time (10)
+    ZJ_QUEUE_TIMEOUT   seconds a request may wait for its turn before a 503 overloaded (0.5)
+    ZJ_BUFFER_BYTES    bytes of request bodies and answers one worker holds at most (8 MiB)
 """
 
 from __future__ import annotations
@@ -21,6 +28,8 @@ import tempfile
 from typing import Any
 
 from gunicorn import glogging, util
+
+from service import worker
 
 
 def _cpu_count() -> int:
@@ -40,13 +49,16 @@ def _env_int(name: str, default: int) -> int:
 # --- sockets and processes ------------------------------------------------------------------
 
 bind = "0.0.0.0:" + str(_env_int("PORT", 8000))
-# One sync worker per core: the work is CPU-bound and the GIL lets one Python thread run at a
-# time, so threads or an async worker would not add throughput, only latency variance.
-worker_class = "sync"
+# One worker process per core: the work is CPU-bound and the GIL lets one Python thread run at
+# a time. Within a worker, gevent's greenlets wait on the network for free, so slow and idle
+# clients cost memory (a few KiB each), not a process.
+worker_class = "service.worker.Worker"
 workers = _env_int("WEB_CONCURRENCY", _cpu_count())
-# Connections waiting for a free worker. Kept modest so that an overloaded pod refuses early
-# (and the load balancer retries elsewhere) instead of queueing requests past their timeout.
-backlog = 256
+# Connections one worker holds at once (idle, trickling, waiting for their turn); past it the
+# worker stops accepting and new connections wait in the backlog.
+worker_connections = 2000
+# Connections the kernel queues before a worker accepts them.
+backlog = 2048
 
 # Import the app once in the master and fork the workers from it: workers share the loaded
 # code and the pattern tables copy-on-write (less memory per worker), start faster, and a
@@ -56,17 +68,16 @@ preload_app = True
 
 # --- time limits ------------------------------------------------------------------------------
 
-# A scoring request takes milliseconds; a worker silent for 30 s is stuck and gets killed and
-# replaced (the client gets a 502/connection reset from the proxy in front).
+# A worker whose event loop is blocked for 30 s (it never is: a turn at the CPU is
+# milliseconds) is stuck and gets killed and replaced.
 timeout = _env_int("GUNICORN_TIMEOUT", 30)
-# On SIGTERM workers finish their in-flight request for up to this long. Kubernetes waits
+# On SIGTERM workers finish their in-flight requests for up to this long. Kubernetes waits
 # terminationGracePeriodSeconds (default 30 s; deploy/kubernetes.yaml sets 40 s) before
 # SIGKILL, so this must stay below that.
 graceful_timeout = 30
-# Sync workers close the connection after each response (they do not do keep-alive), so
-# this only matters if worker_class is ever changed to gthread; 5 s suits a load balancer
-# that reuses connections.
-keepalive = 5
+# gunicorn's own idle timeout between requests on a persistent connection; the worker reads
+# ZJ_CLIENT_TIMEOUT instead (service/worker.py), this is set to match for tools that read it.
+keepalive = max(1, round(worker.setting(worker.CLIENT_TIMEOUT)))
 
 # --- memory hygiene ---------------------------------------------------------------------------
 
@@ -176,37 +187,8 @@ logger_class = JsonLogger
 
 # --- gunicorn's own error responses -------------------------------------------------------------
 
-# Some errors never reach the app: a malformed request line or header block, too many headers,
-# a worker killed past `timeout`. gunicorn answers those itself, in HTML; the API promises
-# application/problem+json for every error, so its writer is replaced by one that keeps the
-# status and writes a problem document (no request id: gunicorn may not have read the request).
-
-
-def write_problem(sock: Any, status_int: int, reason: str, mesg: str) -> None:
-    code = "internal_error" if status_int >= 500 else "bad_request"
-    detail = mesg[:200] or (
-        "the request took longer than the service allows, or the service failed"
-        if status_int >= 500
-        else "the request could not be read as HTTP"
-    )
-    body = json.dumps(
-        {
-            "type": f"urn:zj-service:problem:{code}",
-            "title": reason,
-            "status": status_int,
-            "detail": detail,
-            "code": code,
-            "errors": [],
-        }
-    ).encode()
-    head = (
-        f"HTTP/1.1 {status_int} {reason}\r\n"
-        "Connection: close\r\n"
-        "Content-Type: application/problem+json\r\n"
-        "X-Content-Type-Options: nosniff\r\n"
-        f"Content-Length: {len(body)}\r\n\r\n"
-    ).encode("latin-1")
-    util.write_nonblock(sock, head + body)
-
-
-util.write_error = write_problem
+# Some errors never reach the app: a malformed request line or header block, too many headers.
+# gunicorn answers those itself, in HTML; the API promises application/problem+json for every
+# error, so its writer is replaced by one that keeps the status and writes a problem document
+# (no request id: gunicorn may not have read the request).
+util.write_error = worker.write_error

@@ -2,11 +2,15 @@
 
 (i)   POST /v1/score/batch, 1000 distinct hands per request, ONE worker: hands/s end to end.
 (ii)  POST /v1/score vs GET /livez, default worker count, same server, same wrk settings,
-      back to back: the share of the bare framework's request rate that scoring keeps. The
-      pair is run ``ROUNDS`` times, interleaved, and the median share reported: on a shared
-      VM one run of either can be off by 20%, which a single ratio would take for the truth.
-(iii) p99 of POST /v1/score at half of the throughput measured in (ii), with the open-loop
-      fixed-rate client (``bench.fixedrate``), so queueing shows in the tail.
+      back to back: the share of the bare framework's request rate that scoring keeps; and
+      POST /v1/score against GET /livez on a server of the same build with gunicorn's plain
+      *sync* workers (one connection per request, the model before service.worker): what the
+      serving model gains. Each round runs the three back to back, ``ROUNDS`` rounds
+      interleaved, medians reported: on a shared VM one run can be off by 20%, which a single
+      ratio would take for the truth.
+(iii) p50/p99 of POST /v1/score at half of the throughput measured in (ii), with the open-loop
+      fixed-rate client (``bench.fixedrate``), so queueing shows in the tail; then the same
+      while two connections loop 1000-hand batches on the same server.
 (iv)  Where the rest of livez's rate goes: on a server of the service plus the floor routes of
       ``bench.floor``, the same bodies answered with their precomputed responses (the HTTP
       exchange alone), then also parsed and validated, then scored, each as a share of that
@@ -20,6 +24,7 @@ from __future__ import annotations
 
 import json
 import statistics
+import threading
 from dataclasses import dataclass
 
 from . import fixedrate, handgen, server, wrk
@@ -41,8 +46,11 @@ class HttpFigures:
     batch: wrk.Result
     batch_boots: int
     pairs: list[tuple[wrk.Result, wrk.Result]]  # (livez, score), one per round of (ii)
+    sync_livez: list[wrk.Result]  # GET /livez on sync workers, one per round of (ii)
     score_boots: int  # workers booted during (ii): recycles show here
     latency: fixedrate.RateFigures
+    latency_with_batches: fixedrate.RateFigures
+    batches_beside: wrk.Result  # the batches looping during latency_with_batches
     latency_boots: int
     floor: dict[str, list[float]]  # (iv): path -> its shares of livez, one per round
 
@@ -57,6 +65,12 @@ class HttpFigures:
     @property
     def score_share(self) -> float:
         return statistics.median(self.shares)
+
+    @property
+    def over_sync(self) -> float:
+        """POST /v1/score on the shipped server over GET /livez on sync workers (medians)."""
+        sync = _median_run(self.sync_livez).rate
+        return self.score.rate / sync if sync else 0.0
 
     @property
     def livez(self) -> wrk.Result:
@@ -82,19 +96,22 @@ def measure(seconds: float = 12, seed: int = 7) -> HttpFigures:
         batch = wrk.run(one.url, [batch_body], seconds, connections=2)
         batch_boots = one.boots() - booted
 
-    with server.gunicorn() as many:
+    with server.gunicorn() as many, server.gunicorn(extra=["--worker-class", "sync"]) as sync:
         workers = len(many.workers())
         connections = 4 * workers
         wrk.run(many.url, score_bodies, 2, connections)  # warm-up
         livez_request = [wrk.Request("GET", "/livez", "", "")]
         booted = many.boots()
-        pairs = [
-            (
-                wrk.run(many.url, livez_request, seconds / 2, connections),
-                wrk.run(many.url, score_bodies, seconds / 2, connections),
+        pairs = []
+        sync_livez = []
+        for _ in range(ROUNDS):
+            sync_livez.append(wrk.run(sync.url, livez_request, seconds / 2, connections))
+            pairs.append(
+                (
+                    wrk.run(many.url, livez_request, seconds / 2, connections),
+                    wrk.run(many.url, score_bodies, seconds / 2, connections),
+                )
             )
-            for _ in range(ROUNDS)
-        ]
         score_boots = many.boots() - booted
         score = _median_run([score for _, score in pairs])
 
@@ -105,11 +122,29 @@ def measure(seconds: float = 12, seed: int = 7) -> HttpFigures:
             for h in hands
         ]
         booted = many.boots()
-        latency = fixedrate.run(server.HOST, many.port, raw, max(1.0, score.rate / 2), seconds)
+        half = max(1.0, score.rate / 2)
+        latency = fixedrate.run(server.HOST, many.port, raw, half, seconds)
+        beside: list[wrk.Result] = []
+        batches = threading.Thread(
+            target=lambda: beside.append(wrk.run(many.url, [batch_body], seconds + 1, 2))
+        )
+        batches.start()
+        with_batches = fixedrate.run(server.HOST, many.port, raw, half, seconds)
+        batches.join()
         latency_boots = many.boots() - booted
     floor = _floor(seed, score_bodies, seconds / 2)
     return HttpFigures(
-        workers, batch, batch_boots, pairs, score_boots, latency, latency_boots, floor
+        workers,
+        batch,
+        batch_boots,
+        pairs,
+        sync_livez,
+        score_boots,
+        latency,
+        with_batches,
+        beside[0],
+        latency_boots,
+        floor,
     )
 
 

@@ -6,6 +6,7 @@ Client errors are raised as ``Problem``.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from . import render
@@ -46,11 +47,17 @@ def waits(payload: Any) -> dict[str, Any]:
     return render.waits_response(waiting.waits(request["hand"], request["win"], request["rules"]))
 
 
-def batch(payload: Any) -> dict[str, Any]:
-    """POST /v1/score/batch: each item scored on its own; a bad item fails alone."""
+def batch(payload: Any, pause: Callable[[], None] | None = None) -> dict[str, Any]:
+    """POST /v1/score/batch: each item scored on its own; a bad item fails alone.
+
+    ``pause``, if given, is called before each item: the server's chance to answer others
+    while a long batch computes.
+    """
     items = load(_BATCH, payload)["items"]
     results = []
     for item in items:
+        if pause is not None:
+            pause()
         try:
             results.append({"status": 200, "body": score(item)})
         except Problem as problem:

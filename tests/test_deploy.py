@@ -239,11 +239,11 @@ def load_gunicorn_conf(monkeypatch: pytest.MonkeyPatch, **env: str) -> dict[str,
 def test_gunicorn_conf_defaults(monkeypatch: pytest.MonkeyPatch) -> None:
     conf = load_gunicorn_conf(monkeypatch)
     assert conf["bind"] == "0.0.0.0:8000"
-    assert conf["worker_class"] == "sync"
+    assert conf["worker_class"] == "service.worker.Worker"
     assert conf["workers"] >= 1
     assert conf["timeout"] == 30
     assert conf["graceful_timeout"] == 30
-    assert conf["keepalive"] == 5
+    assert conf["keepalive"] == 10  # ZJ_CLIENT_TIMEOUT's default
     assert conf["max_requests"] > 0 and conf["max_requests_jitter"] > 0
     assert conf["accesslog"] == "-" and conf["errorlog"] == "-"
     assert "reload" not in conf

@@ -18,8 +18,8 @@ def test_a_killed_worker_is_replaced_and_requests_keep_succeeding() -> None:
     assert drill.ok, drill
 
 
-def test_a_request_outliving_the_worker_timeout_gets_an_error_not_a_hang() -> None:
-    drill = faults.worker_timeout(timeout=1)
+def test_an_upload_stalled_past_the_client_timeout_gets_a_408_not_a_hang() -> None:
+    drill = faults.stalled_upload(client_timeout=1)
     assert drill.ok, drill
 
 

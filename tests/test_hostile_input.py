@@ -956,7 +956,7 @@ def test_a_body_shorter_than_its_content_length_is_400(app: Flask) -> None:
     with app.request_context(environ):
         response = app.full_dispatch_request()
     assert response.status_code == 400
-    assert response.get_json()["code"] == "malformed_json"
+    assert response.get_json()["code"] == "bad_request"
 
 
 def test_a_failed_readiness_check_does_not_leak_the_error(

@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import logging
+import time
+from collections.abc import Callable
 from importlib import resources
 from typing import Any
 
 import orjson
 from flask import Blueprint, Response, current_app, g, request
-from werkzeug.exceptions import ClientDisconnected, RequestEntityTooLarge
+from werkzeug.exceptions import RequestEntityTooLarge
 
 from .. import catalogue, engine
 from ..domain.errors import Problem
@@ -56,7 +58,9 @@ def _read(environ: dict[str, Any]) -> bytes:
             raise RequestEntityTooLarge()
         data: bytes = environ["wsgi.input"].read(size)
         if len(data) < size:
-            raise ClientDisconnected()
+            raise Problem(
+                "bad_request", "the body ended before its declared Content-Length", status=400
+            )
         return data
     # A chunked body declares no length, and Werkzeug's limited stream stops quietly at the
     # limit: read one byte past it to tell a complete body from a cut one.
@@ -82,9 +86,30 @@ def waits() -> dict[str, Any]:
     return engine.waits(_body())
 
 
+# WSGI environ key of a server's pause: a function that lets the server answer others in the
+# middle of a long computation (service.worker sets it; other servers need none).
+PAUSE = "zj.pause"
+
+
 @bp.post("/v1/score/batch")
 def batch() -> dict[str, Any]:
-    return engine.batch(_body())
+    pause = request.environ.get(PAUSE)
+    return engine.batch(_body(), None if pause is None else _Pacer(pause))
+
+
+class _Pacer:
+    """Calls the server's pause every few milliseconds of a long batch, not on every item."""
+
+    EVERY = 0.002  # seconds: a probe waits about this long for a batch
+
+    def __init__(self, pause: Callable[[], object]) -> None:
+        self.pause = pause
+        self.due = time.perf_counter() + self.EVERY
+
+    def __call__(self) -> None:
+        if time.perf_counter() >= self.due:
+            self.pause()
+            self.due = time.perf_counter() + self.EVERY
 
 
 @bp.get("/v1/patterns")

@@ -16,6 +16,9 @@ TITLES = {
     "not_found": "Not found",
     "method_not_allowed": "Method not allowed",
     "not_ready": "Not ready",
+    "bad_request": "Malformed HTTP request",
+    "request_timeout": "Request not received in time",
+    "overloaded": "Service overloaded",
     "internal_error": "Internal error",
 }
 

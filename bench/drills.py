@@ -1,0 +1,555 @@
+"""Hostile-traffic drills against a real gunicorn on loopback: ``python -m bench.drills``.
+
+Each drill starts the shipped configuration (``gunicorn.conf.py``, two workers) with a short
+client timeout, attacks it the way issue #14 describes while fresh clients probe it, and
+reports what the probes saw. Every loop is bounded in count and time, every attacker thread
+stops by itself, and the server is stopped in a ``finally``.
+
+(1) slow:      header tricklers, body tricklers, clients that never read a large answer and
+               idle connections at once; fresh ``/livez`` and ``/v1/score`` probes must be
+               answered (p99 within 100 ms), the slow clients dropped or answered 408.
+(2) keepalive: pipelined requests on one persistent connection are answered in order.
+(3) memory:    a stream of distinct legal hands (every one-suit count vector) through the
+               batch endpoint; worker memory stays under the bound.
+(4) overload:  clients looping 1000-item batches (legal, then invalid) saturate the server;
+               ``/livez`` stays under 1 s at p99 and the excess is shed with 503 + Retry-After.
+(5) framing:   malformed chunking, conflicting lengths, a body cut short, an over-limit
+               ``Expect: 100-continue``: 4xx problem documents, no traceback in the log.
+"""
+
+from __future__ import annotations
+
+import argparse
+import http.client
+import itertools
+import json
+import socket
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager, suppress
+from dataclasses import dataclass, field
+from typing import Any
+
+from . import handgen, server
+
+CLIENT_TIMEOUT = 2.0  # seconds, for the drills: the slow clients' dance repeats within a drill
+MEMORY_BOUND_MIB = 100
+ENV = {"ZJ_CLIENT_TIMEOUT": str(CLIENT_TIMEOUT)}
+
+
+def _score_body() -> bytes:
+    hand = {
+        "hand": {"tiles": "123m789p23455s", "melds": [{"kind": "pung", "tiles": "777z"}],
+                 "winning_tile": "4s"},
+        "win": {"by": "discard", "seat": "S", "discarder": "W"},
+    }  # fmt: skip
+    return json.dumps(hand).encode()
+
+
+SCORE_BODY = _score_body()
+
+
+@dataclass
+class Drill:
+    name: str
+    ok: bool
+    facts: dict[str, Any] = field(default_factory=dict)
+
+    def __str__(self) -> str:
+        facts = ", ".join(f"{key}={value}" for key, value in self.facts.items())
+        return f"{'PASS' if self.ok else 'FAIL'} {self.name}: {facts}"
+
+
+# --- clients ----------------------------------------------------------------------------------
+
+
+def head(method: str, path: str, port: int, extra: str = "", length: int | None = None) -> bytes:
+    sized = f"Content-Length: {length}\r\n" if length is not None else ""
+    return (
+        f"{method} {path} HTTP/1.1\r\nHost: {server.HOST}:{port}\r\n"
+        f"Content-Type: application/json\r\n{sized}{extra}\r\n"
+    ).encode()
+
+
+def exchange(port: int, raw: bytes, seconds: float = 10) -> bytes:
+    """Sends ``raw`` on a fresh connection; everything answered until the server closes or
+    ``seconds`` pass."""
+    with socket.create_connection((server.HOST, port), timeout=seconds) as sock:
+        sock.sendall(raw)
+        return read_until_closed(sock, seconds)
+
+
+def read_until_closed(sock: socket.socket, seconds: float) -> bytes:
+    chunks = []
+    deadline = time.monotonic() + seconds
+    with suppress(OSError):
+        while time.monotonic() < deadline:
+            sock.settimeout(max(0.01, deadline - time.monotonic()))
+            chunk = sock.recv(1 << 16)
+            if not chunk:
+                break
+            chunks.append(chunk)
+    return b"".join(chunks)
+
+
+def answers(raw: bytes) -> list[tuple[int, dict[str, str], bytes]]:
+    """The HTTP/1.1 answers in ``raw``, in order: status, headers (lower-case), body."""
+    found = []
+    while raw:
+        top, _, rest = raw.partition(b"\r\n\r\n")
+        lines = top.decode("latin-1").split("\r\n")
+        status = int(lines[0].split(" ", 2)[1])
+        headers = dict(
+            (name.strip().lower(), value.strip())
+            for name, _, value in (line.partition(":") for line in lines[1:])
+        )
+        if status == 100:
+            raw = rest
+            continue
+        size = int(headers.get("content-length", "0"))
+        found.append((status, headers, rest[:size]))
+        raw = rest[size:]
+    return found
+
+
+def probe(port: int, method: str, path: str, body: bytes | None = None) -> float | None:
+    """Seconds a fresh client waits for a 200; None if it got anything else or nothing."""
+    started = time.perf_counter()
+    connection = http.client.HTTPConnection(server.HOST, port, timeout=5)
+    try:
+        connection.request(method, path, body, {"Content-Type": "application/json"})
+        response = connection.getresponse()
+        response.read()
+        ok = response.status == 200
+    except (OSError, http.client.HTTPException):
+        ok = False
+    finally:
+        connection.close()
+    return time.perf_counter() - started if ok else None
+
+
+@dataclass
+class Probes:
+    """Latencies of fresh probes, and how many failed."""
+
+    seconds: list[float] = field(default_factory=list)
+    failed: int = 0
+
+    def add(self, latency: float | None) -> None:
+        if latency is None:
+            self.failed += 1
+        else:
+            self.seconds.append(latency)
+
+    def quantile(self, q: float) -> float:
+        ordered = sorted(self.seconds) or [float("inf")]
+        return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+
+    def summary(self) -> str:
+        total = len(self.seconds) + self.failed
+        return (
+            f"{len(self.seconds)}/{total} ok, p50 {self.quantile(0.5) * 1000:.1f} ms, "
+            f"p99 {self.quantile(0.99) * 1000:.1f} ms"
+        )
+
+
+def probing(port: int, seconds: float, every: float = 0.05) -> dict[str, Probes]:
+    """Probes ``/livez`` and ``/v1/score`` alternately for ``seconds``."""
+    seen = {"livez": Probes(), "score": Probes()}
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        seen["livez"].add(probe(port, "GET", "/livez"))
+        seen["score"].add(probe(port, "POST", "/v1/score", SCORE_BODY))
+        time.sleep(every)
+    return seen
+
+
+@contextmanager
+def attackers(*loops: Callable[[threading.Event], None]) -> Iterator[None]:
+    """Runs each loop in a thread until the block ends; each must return once ``stop`` is set."""
+    stop = threading.Event()
+    threads = [threading.Thread(target=loop, args=(stop,), daemon=True) for loop in loops]
+    for thread in threads:
+        thread.start()
+    try:
+        yield
+    finally:
+        stop.set()
+        for thread in threads:
+            thread.join(timeout=CLIENT_TIMEOUT + 10)
+
+
+@contextmanager
+def attacking(name: str, port: int, seconds: float, *args: int) -> Iterator[dict[str, Any]]:
+    """Runs the attack ``name`` (``ATTACKS``) in another process for ``seconds``; the block is
+    entered half a second in. Yields the attack's report, filled when the block ends.
+
+    Attackers never share this process with the probes: their threads would hold the GIL and
+    delay the probes themselves, which would then measure the client, not the server.
+    """
+    command = [sys.executable, "-m", "bench.drills", "--attack", name, str(port), str(seconds),
+               *map(str, args)]  # fmt: skip
+    report: dict[str, Any] = {}
+    with subprocess.Popen(command, stdout=subprocess.PIPE, cwd=server.ROOT) as process:
+        try:
+            time.sleep(0.5)
+            yield report
+        finally:
+            report.update(json.loads(process.communicate(timeout=seconds + 40)[0] or "{}"))
+
+
+class Tricklers:
+    """``count`` connections each sending ``first`` at once, then ``rest`` ``step`` bytes every
+    ``every`` seconds, reconnecting when the server drops them; counts what the server did."""
+
+    def __init__(
+        self, port: int, first: bytes, rest: bytes, count: int, step: int = 1, every: float = 0.2
+    ) -> None:
+        self.port, self.first, self.rest, self.count = port, first, rest, count
+        self.step, self.every = step, every
+        self.dropped = 0  # closed by the server with no answer
+        self.answered: dict[int, int] = {}  # status -> times
+
+    def __call__(self, stop: threading.Event) -> None:
+        sockets: dict[socket.socket, int] = {}
+        try:
+            while not stop.is_set():
+                while len(sockets) < self.count:
+                    with suppress(OSError):
+                        sock = socket.create_connection((server.HOST, self.port), timeout=2)
+                        sock.sendall(self.first)
+                        sock.setblocking(False)
+                        sockets[sock] = 0
+                for sock, sent in list(sockets.items()):
+                    try:
+                        if sent < len(self.rest):
+                            sock.send(self.rest[sent : sent + self.step])
+                            sockets[sock] = sent + self.step
+                        self._check(sock, sockets)
+                    except BlockingIOError:
+                        pass
+                    except OSError:
+                        self.dropped += 1
+                        sockets.pop(sock)
+                        sock.close()
+                stop.wait(self.every)
+        finally:
+            for sock in sockets:
+                sock.close()
+
+    def outcomes(self) -> dict[str, int]:
+        return {"dropped": self.dropped, **{str(k): n for k, n in sorted(self.answered.items())}}
+
+    def _check(self, sock: socket.socket, sockets: dict[socket.socket, int]) -> None:
+        data = sock.recv(1 << 16)  # BlockingIOError while the server says nothing
+        if data:
+            status = int(data.split(b" ", 2)[1])
+            self.answered[status] = self.answered.get(status, 0) + 1
+        else:
+            self.dropped += 1
+        sockets.pop(sock)
+        sock.close()
+
+
+class NonReaders:
+    """Connections posting a large batch and never reading the answer, renewed now and then."""
+
+    def __init__(self, port: int, body: bytes, count: int) -> None:
+        self.port, self.body, self.count = port, body, count
+        self.sent = 0
+
+    def __call__(self, stop: threading.Event) -> None:
+        while not stop.is_set():
+            held = []
+            for _ in range(self.count):
+                with suppress(OSError):
+                    sock = socket.create_connection((server.HOST, self.port), timeout=5)
+                    sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+                    sock.sendall(head("POST", "/v1/score/batch", self.port, "", len(self.body)))
+                    sock.sendall(self.body)
+                    held.append(sock)
+                    self.sent += 1
+            stop.wait(CLIENT_TIMEOUT * 2)
+            for sock in held:
+                sock.close()
+
+
+def batch_body(items: list[Any]) -> bytes:
+    return json.dumps({"items": items}).encode()
+
+
+def legal_batch(seed: int = 3, size: int = 1000) -> bytes:
+    return batch_body([drawn.payload for drawn in handgen.generate_labelled(size, seed)])
+
+
+def invalid_item(index: int) -> dict[str, Any]:
+    """Every field wrong, plus ~100 unknown keys (issue #14's overload case)."""
+    noise = {f"x{index}_{k}": k for k in range(25)}
+    return {
+        "hand": {"tiles": 5, "melds": "x", "winning_tile": [], "flowers": "a", **noise},
+        "win": {"by": 1, "seat": "Q", "discarder": 3, "last_tile": "no", **noise},
+        "rules": {"version": 9, "payoff": 1, "standard_value": "x", **noise},
+        **noise,
+    }
+
+
+# --- the drills -------------------------------------------------------------------------------
+
+
+def slow_clients(seconds: float = 6) -> Drill:
+    """(1) Slow and idle clients of every kind at once, while fresh clients probe."""
+    with server.gunicorn(workers=2, env=ENV) as srv:
+        with attacking("slow", srv.port, seconds) as attack:
+            seen = probing(srv.port, seconds)
+        log = srv.log()
+    ok = all(p.failed == 0 and p.quantile(0.99) < 0.1 for p in seen.values())
+    ok = ok and "Traceback" not in log and attack["body_tricklers"].get("408", 0) > 0
+    return Drill(
+        "slow and idle clients",
+        ok,
+        {"livez": seen["livez"].summary(), "score": seen["score"].summary(), **attack},
+    )
+
+
+def slow_attack(port: int, seconds: float) -> dict[str, Any]:
+    """1,000 idle connections, 200 header tricklers, 2 body tricklers and 2 clients that never
+    read their 1000-hand batch answers, all renewed when the server drops them."""
+    score_head = head("POST", "/v1/score", port, length=len(SCORE_BODY))
+    silent = Tricklers(port, b"", b"", 1000)
+    headers = Tricklers(port, b"", score_head, 200, step=8)
+    bodies = Tricklers(port, score_head, SCORE_BODY, 2, step=1)
+    non_readers = NonReaders(port, legal_batch(), 2)
+    with attackers(silent, headers, bodies, non_readers):
+        time.sleep(seconds)
+    return {
+        "idle_connections": silent.outcomes(),
+        "header_tricklers": headers.outcomes(),
+        "body_tricklers": bodies.outcomes(),
+        "batches_never_read": non_readers.sent,
+    }
+
+
+def keepalive_and_pipelining() -> Drill:
+    """(2) Three pipelined requests on one connection, answered in order, connection kept."""
+    with server.gunicorn(workers=1, env=ENV) as srv:
+        port = srv.port
+        bad = b'{"hand": 1}'
+        raw = (
+            head("GET", "/livez", port)
+            + head("POST", "/v1/score", port, length=len(SCORE_BODY))
+            + SCORE_BODY
+            + head("POST", "/v1/score", port, length=len(bad))
+            + bad
+        )
+        with socket.create_connection((server.HOST, port), timeout=5) as sock:
+            sock.sendall(raw)
+            got = answers(read_until_closed(sock, CLIENT_TIMEOUT + 3))
+    statuses = [status for status, _, _ in got]
+    kept = all(headers.get("connection") != "close" for _, headers, _ in got)
+    ok = statuses == [200, 200, 422] and kept and got[1][2].startswith(b'{"rules"')
+    return Drill("keep-alive and pipelining", ok, {"statuses": statuses, "kept_alive": kept})
+
+
+def one_suit_hands() -> Iterator[dict[str, Any]]:
+    """Every 14-tile count vector of one suit as a (maybe illegal) score request."""
+    for counts in itertools.product(range(5), repeat=9):
+        if sum(counts) == 14:
+            tiles = "".join(str(face + 1) * n for face, n in enumerate(counts)) + "m"
+            winning = next(face + 1 for face, n in enumerate(counts) if n)
+            yield {
+                "hand": {"tiles": tiles, "winning_tile": f"{winning}m"},
+                "win": {"by": "self_draw", "seat": "E"},
+            }
+
+
+def memory(seconds: float = 12) -> Drill:
+    """(3) Distinct one-suit hands, 1000 a batch, for ``seconds``; worker RSS sampled."""
+    hands = one_suit_hands()
+    peak = 0
+    sent = 0
+    with server.gunicorn(workers=2, env=ENV) as srv:
+        workers = srv.workers()
+        start = max(server.rss_kib(pid) or 0 for pid in workers)
+        deadline = time.monotonic() + seconds
+        connection = http.client.HTTPConnection(server.HOST, srv.port, timeout=30)
+        try:
+            while time.monotonic() < deadline:
+                items = list(itertools.islice(hands, 1000))
+                if not items:
+                    break
+                connection.request("POST", "/v1/score/batch", batch_body(items),
+                                   {"Content-Type": "application/json"})  # fmt: skip
+                connection.getresponse().read()
+                sent += len(items)
+                peak = max(peak, *(server.rss_kib(pid) or 0 for pid in workers))
+        finally:
+            connection.close()
+    ok = peak < MEMORY_BOUND_MIB * 1024 and sent > 0
+    return Drill(
+        "bounded memory",
+        ok,
+        {
+            "hands": sent,
+            "worker_rss_start_mib": round(start / 1024, 1),
+            "worker_rss_peak_mib": round(peak / 1024, 1),
+            "bound_mib": MEMORY_BOUND_MIB,
+        },
+    )
+
+
+def overload(seconds: float = 5, clients: int = 16) -> Drill:
+    """(4) ``clients`` loops of 1000-item batches, legal then invalid, while probes run."""
+    outcomes: dict[str, dict[str, int]] = {}
+    seen: dict[str, Probes] = {}
+    with server.gunicorn(workers=2, env=ENV) as srv:
+        for kind in ("legal", "invalid"):
+            with attacking(kind, srv.port, seconds + 1, clients) as attack:
+                livez = Probes()
+                deadline = time.monotonic() + seconds
+                while time.monotonic() < deadline:
+                    livez.add(probe(srv.port, "GET", "/livez"))
+                    time.sleep(0.02)
+            outcomes[kind] = attack
+            seen[kind] = livez
+        peak = max(server.rss_kib(pid) or 0 for pid in srv.workers())
+        log = srv.log()
+    ok = all(p.failed == 0 and p.quantile(0.99) < 1.0 for p in seen.values())
+    ok = ok and "Traceback" not in log and not any("error" in o for o in outcomes.values())
+    ok = ok and all(o.get("503", 0) == o.get("retry_after", 0) for o in outcomes.values())
+    return Drill(
+        "overload",
+        ok,
+        {
+            "livez_under_legal_batches": seen["legal"].summary(),
+            "livez_under_invalid_batches": seen["invalid"].summary(),
+            "legal_batches": outcomes["legal"],
+            "invalid_batches": outcomes["invalid"],
+            "worker_rss_after_mib": round(peak / 1024, 1),
+        },
+    )
+
+
+def flood(body: bytes, port: int, seconds: float, clients: int) -> dict[str, int]:
+    """``clients`` threads posting ``body`` as a batch for ``seconds``: outcomes by status."""
+    outcomes: dict[str, int] = {}
+    deadline = time.monotonic() + seconds
+
+    def loop(stop: threading.Event) -> None:
+        connection = http.client.HTTPConnection(server.HOST, port, timeout=30)
+        while time.monotonic() < deadline:
+            try:
+                connection.request("POST", "/v1/score/batch", body,
+                                   {"Content-Type": "application/json"})  # fmt: skip
+                response = connection.getresponse()
+                response.read()
+                key = str(response.status)
+                if response.status == 503 and response.getheader("Retry-After"):
+                    outcomes["retry_after"] = outcomes.get("retry_after", 0) + 1
+            except (OSError, http.client.HTTPException):
+                key = "error"
+                connection.close()
+                connection = http.client.HTTPConnection(server.HOST, port, timeout=30)
+            outcomes[key] = outcomes.get(key, 0) + 1
+        connection.close()
+
+    with attackers(*(loop for _ in range(clients))):
+        time.sleep(seconds)
+    return outcomes
+
+
+def framing() -> Drill:
+    """(5) Broken framing gets a 4xx problem document and one log line, never a traceback."""
+    with server.gunicorn(workers=1, env=ENV) as srv:
+        port = srv.port
+        score = head("POST", "/v1/score", port)
+        cases = {
+            "bad chunk size": (
+                score.replace(b"\r\n\r\n", b"\r\nTransfer-Encoding: chunked\r\n\r\n")
+                + b"zz\r\nhello\r\n0\r\n\r\n",
+                "400 bad_request",
+            ),
+            "conflicting lengths": (
+                head("POST", "/v1/score", port, "Content-Length: 7\r\n", 5) + b"hello",
+                "400 bad_request",
+            ),
+            "length and chunked": (
+                head("POST", "/v1/score", port, "Transfer-Encoding: chunked\r\n", 5)
+                + b"5\r\nhello\r\n0\r\n\r\n",
+                "400 bad_request",
+            ),
+            "body cut short": (
+                head("POST", "/v1/score", port, length=100) + b'{"hand"',
+                "400 bad_request",
+            ),
+            "100-continue over the limit": (
+                head("POST", "/v1/score", port, "Expect: 100-continue\r\n", 50_000_000),
+                "413 payload_too_large",
+            ),
+        }
+        seen = {}
+        for name, (raw, _) in cases.items():
+            with socket.create_connection((server.HOST, port), timeout=5) as sock:
+                sock.sendall(raw)
+                if name == "body cut short":
+                    sock.shutdown(socket.SHUT_WR)  # the client hangs up mid-body
+                got = answers(read_until_closed(sock, CLIENT_TIMEOUT + 3))
+            seen[name] = (
+                f"{got[0][0]} {json.loads(got[0][2]).get('code')}"
+                if got and got[0][1].get("content-type") == "application/problem+json"
+                else f"{[status for status, _, _ in got]} not a problem document"
+            )
+        # The headers and a part of the body, then nothing.
+        start = head("POST", "/v1/score", port, length=len(SCORE_BODY)) + SCORE_BODY[:10]
+        slow = Tricklers(port, start, b"", 1)
+        with attackers(slow):
+            time.sleep(CLIENT_TIMEOUT + 1.5)
+        seen["body stalls"] = str(slow.outcomes())
+        log = srv.log()
+    ok = all(seen[name] == expected for name, (_, expected) in cases.items())
+    ok = ok and slow.answered.get(408, 0) >= 1 and "Traceback" not in log
+    return Drill("framing errors", ok, {**seen, "traceback_in_log": "Traceback" in log})
+
+
+ATTACKS: dict[str, Callable[..., dict[str, Any]]] = {
+    "slow": slow_attack,
+    "legal": lambda port, seconds, clients: flood(legal_batch(), port, seconds, clients),
+    "invalid": lambda port, seconds, clients: flood(
+        batch_body([invalid_item(k) for k in range(1000)]), port, seconds, clients
+    ),
+}
+
+
+DRILLS: dict[str, Callable[[], Drill]] = {
+    "slow": slow_clients,
+    "keepalive": keepalive_and_pipelining,
+    "memory": memory,
+    "overload": overload,
+    "framing": framing,
+}
+
+
+def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    if argv[:1] == ["--attack"]:  # a drill's other process (see attacking)
+        name, port, seconds, *more = argv[1:]
+        print(json.dumps(ATTACKS[name](int(port), float(seconds), *map(int, more))))
+        return 0
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("names", nargs="*", help=f"drills: {', '.join(DRILLS)} (default: all)")
+    args = parser.parse_args(argv)
+    unknown = set(args.names) - set(DRILLS)
+    if unknown:
+        parser.error(f"unknown drills: {', '.join(sorted(unknown))}")
+    failed = 0
+    for name in args.names or DRILLS:
+        drill = DRILLS[name]()
+        failed += not drill.ok
+        print(drill, flush=True)
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

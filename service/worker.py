@@ -1,0 +1,297 @@
+"""The production worker: gunicorn's gevent worker, made to face the open internet alone.
+
+``gunicorn.conf.py`` names it (``worker_class``); docs/DESIGN.md ("Serving") says why gevent
+and what was measured. What it adds to gunicorn's own gevent worker:
+
+* **Requests arrive in full before they cost CPU.** The headers must arrive within the client
+  timeout (else the connection is dropped), then the whole body, read here into memory (else
+  408 ``request_timeout``). A client that trickles bytes holds a greenlet and a socket, never
+  the worker, and never for longer than the timeout; a stalled write (a client that does not
+  read its answer) is dropped after the same time.
+* **Framing faults are the client's.** A broken chunked body or a body cut short is a 400
+  ``bad_request``; an ``Expect: 100-continue`` upload over the limit is a 413 before a byte
+  of it is sent; an over-limit body is refused as soon as it is known to be one.
+* **One request computes at a time, and the queue is short.** Requests with a body take turns
+  at the CPU (``Turns``); one that waits longer than ``ZJ_QUEUE_TIMEOUT`` is answered 503
+  ``overloaded`` with ``Retry-After``. GET requests (probes, the catalogue) skip the queue, and
+  the batch endpoint lets them in between its items, so ``/livez`` answers while the worker is
+  saturated.
+* **Memory is bounded.** Request bodies and computed responses held by a worker (read but not
+  yet scored, or scored but not yet taken by the client) are counted against
+  ``ZJ_BUFFER_BYTES``; past it, new bodies are refused with a 503.
+
+Every answer given here is a problem document (RFC 9457) and one log line, never a traceback.
+"""
+
+from __future__ import annotations
+
+import errno
+import io
+import os
+from collections.abc import Callable, Iterable
+from http import HTTPStatus
+from typing import Any
+
+import gevent
+import orjson
+from gevent.lock import Semaphore
+from gunicorn import util
+from gunicorn.http.body import ChunkedReader
+from gunicorn.http.errors import NoMoreData
+from gunicorn.workers.ggevent import GeventWorker
+
+from .api.routes import PAUSE
+from .domain.errors import Problem
+
+StartResponse = Callable[..., Any]
+App = Callable[[dict[str, Any], StartResponse], Iterable[bytes]]
+
+# Seconds a client has to send a request's headers, then its body, and to take each part of an
+# answer; also how long an idle persistent connection is kept.
+CLIENT_TIMEOUT = "ZJ_CLIENT_TIMEOUT"
+# Seconds a request with a body may wait for its turn at the CPU before a 503.
+QUEUE_TIMEOUT = "ZJ_QUEUE_TIMEOUT"
+# Bytes of bodies and answers a worker may hold in memory at once.
+BUFFER_BYTES = "ZJ_BUFFER_BYTES"
+DEFAULTS = {CLIENT_TIMEOUT: 10.0, QUEUE_TIMEOUT: 0.5, BUFFER_BYTES: 8 * 1024 * 1024}
+RETRY_AFTER = "1"  # seconds: a turn is milliseconds, a full queue drains within one
+_STEP = 64 * 1024  # bytes read from a client at a time
+
+
+def setting(name: str) -> float:
+    """A serving setting from the environment, or its default."""
+    text = os.environ.get(name, "").strip()
+    return float(text) if text else DEFAULTS[name]
+
+
+def problem_bytes(problem: Problem, headers: Iterable[tuple[str, str]] = ()) -> bytes:
+    """A whole HTTP/1.1 answer carrying ``problem``, after which the connection closes."""
+    body = orjson.dumps(problem.body())
+    head = "".join(f"{name}: {value}\r\n" for name, value in headers)
+    return (
+        f"HTTP/1.1 {problem.status} {HTTPStatus(problem.status).phrase}\r\n"
+        "Connection: close\r\n"
+        "Content-Type: application/problem+json\r\n"
+        "X-Content-Type-Options: nosniff\r\n"
+        f"{head}Content-Length: {len(body)}\r\n\r\n"
+    ).encode("latin-1") + body
+
+
+def write_error(sock: Any, status: int, _reason: str, message: str) -> None:
+    """gunicorn's own error answers (malformed request lines, headers, ...), as problems.
+
+    Installed as ``gunicorn.util.write_error`` by gunicorn.conf.py: gunicorn answers those in
+    HTML before the app is involved, and the API promises a problem document for every error.
+    """
+    code = "internal_error" if status >= 500 else "bad_request"
+    detail = message[:200] or (
+        "the service failed" if status >= 500 else "the request could not be read as HTTP"
+    )
+    util.write_nonblock(sock, problem_bytes(Problem(code, detail, status=status)))
+
+
+class Budget:
+    """Bytes a worker holds for requests and answers in flight, against a bound."""
+
+    def __init__(self, limit: int) -> None:
+        self.limit = limit
+        self.held = 0
+
+    def take(self, size: int) -> bool:
+        if self.held + size > self.limit:
+            return False
+        self.held += size
+        return True
+
+    def force(self, size: int) -> None:
+        """Counts what is already in memory (a computed answer) whatever the bound."""
+        self.held += size
+
+    def give(self, size: int) -> None:
+        self.held -= size
+
+
+class Turns:
+    """WSGI middleware: requests with a body compute one at a time, after a bounded wait.
+
+    Each computed answer is held in memory until the client has taken it, so its size counts
+    against the worker's budget until the server closes the answer.
+    """
+
+    def __init__(self, app: App, wait: float, budget: Budget) -> None:
+        self.app = app
+        self.wait = wait
+        self.budget = budget
+        self.turn = Semaphore()
+
+    def __call__(self, environ: dict[str, Any], start_response: StartResponse) -> Iterable[bytes]:
+        environ[PAUSE] = _pause
+        if environ["REQUEST_METHOD"] in ("GET", "HEAD", "OPTIONS"):
+            return self.app(environ, start_response)  # cheap: probes never queue
+        if not self.turn.acquire(timeout=self.wait):
+            return _overloaded(start_response, f"no turn within {self.wait:g} s")
+        try:
+            answer = self.app(environ, start_response)
+            try:
+                chunks = list(answer)
+            finally:
+                close = getattr(answer, "close", None)
+                if close is not None:
+                    close()
+        finally:
+            self.turn.release()
+        held = sum(len(chunk) for chunk in chunks)
+        self.budget.force(held)
+        return _Held(chunks, self.budget, held)
+
+
+def _pause() -> None:
+    """Lets the worker poll its sockets once and answer others. A timer, not sleep(0), which
+    only runs greenlets already woken (a probe waited ~100 ms to be accepted), nor idle(),
+    which waits for a quiet loop (a stream of retries starved the batch: measured)."""
+    gevent.sleep(0.0001)
+
+
+class _Held(list[bytes]):
+    """A computed answer: its bytes leave the budget when the server is done writing it."""
+
+    def __init__(self, chunks: list[bytes], budget: Budget, size: int) -> None:
+        super().__init__(chunks)
+        self.budget = budget
+        self.size = size
+
+    def close(self) -> None:
+        self.budget.give(self.size)
+        self.size = 0
+
+
+def _overloaded(start_response: StartResponse, why: str) -> list[bytes]:
+    problem = _overload_problem(why)
+    body = orjson.dumps(problem.body())
+    start_response(
+        f"503 {HTTPStatus(503).phrase}",
+        [
+            ("Content-Type", "application/problem+json"),
+            ("Content-Length", str(len(body))),
+            ("Retry-After", RETRY_AFTER),
+        ],
+    )
+    return [body]
+
+
+def _overload_problem(why: str) -> Problem:
+    return Problem(
+        "overloaded", f"the service is saturated ({why}); retry after {RETRY_AFTER} s", status=503
+    )
+
+
+class Worker(GeventWorker):  # type: ignore[misc]  # gunicorn is untyped
+    """gunicorn's gevent worker with the bounds above (module docstring)."""
+
+    wsgi: Any  # gunicorn's: the app it serves, here wrapped in Turns
+
+    def load_wsgi(self) -> None:
+        super().load_wsgi()
+        app: Any = self.wsgi
+        self.client_timeout = setting(CLIENT_TIMEOUT)
+        self.budget = Budget(int(setting(BUFFER_BYTES)))
+        # The app's own body limit (ZJ_MAX_CONTENT_LENGTH), enforced here before the upload.
+        self.max_body: int = app.config["MAX_CONTENT_LENGTH"]
+        self.wsgi = Turns(app, setting(QUEUE_TIMEOUT), self.budget)
+
+    def timeout_ctx(self) -> gevent.Timeout:
+        # Covers waiting for the next request and reading its headers: an idle or trickling
+        # client is dropped, silently (nothing is owed to a request that never arrived).
+        return gevent.Timeout(self.client_timeout, False)
+
+    def handle(self, listener: Any, client: Any, addr: Any) -> None:
+        client.setblocking(1)
+        # No single read or write may stall longer (a client that stops reading its answer);
+        # a little over the header deadline, so that one fires first while reading headers.
+        client.settimeout(self.client_timeout + 1)
+        super(GeventWorker, self).handle(listener, client, addr)
+
+    def handle_request(self, listener_name: Any, req: Any, sock: Any, addr: Any) -> bool:
+        held = 0
+        try:
+            declared = _declared_length(req)
+            if declared != 0:
+                held = self._read_body(req, declared, sock, addr)
+                if held < 0:
+                    raise StopIteration()  # answered here; the connection closes
+            return bool(super().handle_request(listener_name, req, sock, addr))
+        except TimeoutError:
+            self.log.info("answer not taken within %g s by %s; dropped", self.client_timeout, addr)
+            raise StopIteration() from None
+        finally:
+            self.budget.give(max(held, 0))
+
+    def _read_body(self, req: Any, declared: int | None, sock: Any, addr: Any) -> int:
+        """Reads the body into memory; its size (held in the budget), or -1 if answered here."""
+        if declared is not None and declared > self.max_body:
+            # Before any 100 Continue: the client never uploads what would be refused.
+            return self._refuse(sock, addr, _too_large(self.max_body))
+        if req._expected_100_continue:
+            sock.sendall(b"HTTP/1.1 100 Continue\r\n\r\n")
+            req._expected_100_continue = False  # gunicorn would send it again
+        parts = []
+        size = 0
+        try:
+            with gevent.Timeout(self.client_timeout):
+                while True:
+                    part = req.body.read(_STEP)
+                    if not part:
+                        break
+                    if size + len(part) > self.max_body:
+                        return self._refuse(sock, addr, _too_large(self.max_body), size)
+                    if not self.budget.take(len(part)):
+                        why = "too many request bodies held in memory"
+                        return self._refuse(sock, addr, _overload_problem(why), size)
+                    size += len(part)
+                    parts.append(part)
+        except gevent.Timeout:
+            late = Problem(
+                "request_timeout",
+                f"the body did not arrive in full within {self.client_timeout:g} s",
+                status=408,
+            )
+            return self._refuse(sock, addr, late, size)
+        except NoMoreData:  # a chunked body cut short
+            declared = size + 1
+        if declared is not None and size < declared:
+            cut = Problem("bad_request", "the body ended before it was complete", status=400)
+            return self._refuse(sock, addr, cut, size)
+        # The app reads a body of known length: a chunked one is now one too.
+        req.body = io.BytesIO(b"".join(parts))
+        req.headers = [
+            (name, value)
+            for name, value in req.headers
+            if name not in ("CONTENT-LENGTH", "TRANSFER-ENCODING")
+        ] + [("CONTENT-LENGTH", str(size))]
+        return size
+
+    def _refuse(self, sock: Any, addr: Any, problem: Problem, held: int = 0) -> int:
+        self.budget.give(held)
+        self.log.warning("%s %s from %s: %s", problem.status, problem.code, addr, problem.detail)
+        headers = [("Retry-After", RETRY_AFTER)] if problem.status == 503 else []
+        try:
+            sock.sendall(problem_bytes(problem, headers))
+        except OSError as error:
+            if error.errno not in (errno.EPIPE, errno.ECONNRESET, None):
+                raise
+        return -1
+
+
+def _declared_length(req: Any) -> int | None:
+    """The body's declared length; None for a chunked one (gunicorn checked the headers)."""
+    if isinstance(req.body.reader, ChunkedReader):
+        return None
+    return next((int(value) for name, value in req.headers if name == "CONTENT-LENGTH"), 0)
+
+
+def _too_large(limit: int) -> Problem:
+    return Problem(
+        "payload_too_large",
+        f"the body is larger than the service accepts (at most {limit} bytes)",
+        status=413,
+    )
