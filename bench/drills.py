@@ -418,6 +418,7 @@ def overload(seconds: float = 5, clients: int = 16) -> Drill:
         log = srv.log()
     ok = all(p.failed == 0 and p.quantile(0.99) < 1.0 for p in seen.values())
     ok = ok and "Traceback" not in log and not any("error" in o for o in outcomes.values())
+    ok = ok and peak < MEMORY_BOUND_MIB * 1024
     ok = ok and all(o.get("503", 0) == o.get("retry_after", 0) for o in outcomes.values())
     return Drill(
         "overload",

@@ -40,6 +40,7 @@ from gunicorn.http.body import ChunkedReader
 from gunicorn.http.errors import NoMoreData
 from gunicorn.workers.ggevent import GeventWorker
 
+from .api.headers import request_id
 from .api.routes import PAUSE
 from .domain.errors import Problem
 
@@ -64,17 +65,26 @@ def setting(name: str) -> float:
     return float(text) if text else DEFAULTS[name]
 
 
-def problem_bytes(problem: Problem, headers: Iterable[tuple[str, str]] = ()) -> bytes:
-    """A whole HTTP/1.1 answer carrying ``problem``, after which the connection closes."""
-    body = orjson.dumps(problem.body())
+def problem_bytes(problem: Problem, given_id: str | None = None) -> bytes:
+    """A whole HTTP/1.1 answer carrying ``problem``, after which the connection closes.
+
+    ``given_id`` is the request's X-Request-ID header when the request was read (then the
+    answer carries a request id, as the app's do); None when it could not be.
+    """
+    body = problem.body()
+    headers = [("Retry-After", RETRY_AFTER)] if problem.status == 503 else []
+    if given_id is not None:
+        body["request_id"] = request_id(given_id)
+        headers.append(("X-Request-ID", body["request_id"]))
+    data = orjson.dumps(body)
     head = "".join(f"{name}: {value}\r\n" for name, value in headers)
     return (
         f"HTTP/1.1 {problem.status} {HTTPStatus(problem.status).phrase}\r\n"
         "Connection: close\r\n"
         "Content-Type: application/problem+json\r\n"
         "X-Content-Type-Options: nosniff\r\n"
-        f"{head}Content-Length: {len(body)}\r\n\r\n"
-    ).encode("latin-1") + body
+        f"{head}Content-Length: {len(data)}\r\n\r\n"
+    ).encode("latin-1") + data
 
 
 def write_error(sock: Any, status: int, _reason: str, message: str) -> None:
@@ -129,7 +139,7 @@ class Turns:
         if environ["REQUEST_METHOD"] in ("GET", "HEAD", "OPTIONS"):
             return self.app(environ, start_response)  # cheap: probes never queue
         if not self.turn.acquire(timeout=self.wait):
-            return _overloaded(start_response, f"no turn within {self.wait:g} s")
+            return _overloaded(environ, start_response, f"no turn within {self.wait:g} s")
         try:
             answer = self.app(environ, start_response)
             try:
@@ -165,18 +175,21 @@ class _Held(list[bytes]):
         self.size = 0
 
 
-def _overloaded(start_response: StartResponse, why: str) -> list[bytes]:
-    problem = _overload_problem(why)
-    body = orjson.dumps(problem.body())
+def _overloaded(environ: dict[str, Any], start_response: StartResponse, why: str) -> list[bytes]:
+    body = _overload_problem(why).body()
+    body["request_id"] = request_id(environ.get("HTTP_X_REQUEST_ID", ""))
+    data = orjson.dumps(body)
     start_response(
         f"503 {HTTPStatus(503).phrase}",
         [
             ("Content-Type", "application/problem+json"),
-            ("Content-Length", str(len(body))),
+            ("Content-Length", str(len(data))),
             ("Retry-After", RETRY_AFTER),
+            ("X-Request-ID", body["request_id"]),
+            ("X-Content-Type-Options", "nosniff"),
         ],
     )
-    return [body]
+    return [data]
 
 
 def _overload_problem(why: str) -> Problem:
@@ -230,7 +243,7 @@ class Worker(GeventWorker):  # type: ignore[misc]  # gunicorn is untyped
         """Reads the body into memory; its size (held in the budget), or -1 if answered here."""
         if declared is not None and declared > self.max_body:
             # Before any 100 Continue: the client never uploads what would be refused.
-            return self._refuse(sock, addr, _too_large(self.max_body))
+            return self._refuse(req, sock, addr, _too_large(self.max_body))
         if req._expected_100_continue:
             sock.sendall(b"HTTP/1.1 100 Continue\r\n\r\n")
             req._expected_100_continue = False  # gunicorn would send it again
@@ -243,10 +256,10 @@ class Worker(GeventWorker):  # type: ignore[misc]  # gunicorn is untyped
                     if not part:
                         break
                     if size + len(part) > self.max_body:
-                        return self._refuse(sock, addr, _too_large(self.max_body), size)
+                        return self._refuse(req, sock, addr, _too_large(self.max_body), size)
                     if not self.budget.take(len(part)):
                         why = "too many request bodies held in memory"
-                        return self._refuse(sock, addr, _overload_problem(why), size)
+                        return self._refuse(req, sock, addr, _overload_problem(why), size)
                     size += len(part)
                     parts.append(part)
         except gevent.Timeout:
@@ -255,12 +268,12 @@ class Worker(GeventWorker):  # type: ignore[misc]  # gunicorn is untyped
                 f"the body did not arrive in full within {self.client_timeout:g} s",
                 status=408,
             )
-            return self._refuse(sock, addr, late, size)
+            return self._refuse(req, sock, addr, late, size)
         except NoMoreData:  # a chunked body cut short
             declared = size + 1
         if declared is not None and size < declared:
             cut = Problem("bad_request", "the body ended before it was complete", status=400)
-            return self._refuse(sock, addr, cut, size)
+            return self._refuse(req, sock, addr, cut, size)
         # The app reads a body of known length: a chunked one is now one too.
         req.body = io.BytesIO(b"".join(parts))
         req.headers = [
@@ -270,12 +283,12 @@ class Worker(GeventWorker):  # type: ignore[misc]  # gunicorn is untyped
         ] + [("CONTENT-LENGTH", str(size))]
         return size
 
-    def _refuse(self, sock: Any, addr: Any, problem: Problem, held: int = 0) -> int:
+    def _refuse(self, req: Any, sock: Any, addr: Any, problem: Problem, held: int = 0) -> int:
         self.budget.give(held)
         self.log.warning("%s %s from %s: %s", problem.status, problem.code, addr, problem.detail)
-        headers = [("Retry-After", RETRY_AFTER)] if problem.status == 503 else []
+        given = next((value for name, value in req.headers if name == "X-REQUEST-ID"), "")
         try:
-            sock.sendall(problem_bytes(problem, headers))
+            sock.sendall(problem_bytes(problem, given))
         except OSError as error:
             if error.errno not in (errno.EPIPE, errno.ECONNRESET, None):
                 raise

@@ -7,33 +7,100 @@ and stops its server in a ``finally``; together they take about 45 s. The figure
 
 from __future__ import annotations
 
+from typing import Any
+
+import orjson
 import pytest
 
 from bench import drills
+from service import worker
+from service.domain.errors import Problem
 
-pytestmark = pytest.mark.slow
+from .test_openapi_spec import validator
+
+PROBLEM = validator("/components/schemas/Problem")
 
 
+@pytest.mark.slow
 def test_slow_and_idle_clients_do_not_starve_fresh_ones() -> None:
     drill = drills.slow_clients(seconds=4)
     assert drill.ok, drill
 
 
+@pytest.mark.slow
 def test_pipelined_requests_on_a_kept_connection_are_answered_in_order() -> None:
     drill = drills.keepalive_and_pipelining()
     assert drill.ok, drill
 
 
+@pytest.mark.slow
 def test_a_stream_of_distinct_hands_keeps_workers_under_the_memory_bound() -> None:
     drill = drills.memory(seconds=8)
     assert drill.ok, drill
 
 
+@pytest.mark.slow
 def test_saturation_is_shed_and_livez_keeps_answering() -> None:
     drill = drills.overload(seconds=4)
     assert drill.ok, drill
 
 
+@pytest.mark.slow
 def test_framing_errors_are_client_errors_without_traceback() -> None:
     drill = drills.framing()
     assert drill.ok, drill
+
+
+# --- the worker's own answers, against the contract ----------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("problem", "status"),
+    [
+        (
+            Problem("request_timeout", "the body did not arrive in full within 10 s", status=408),
+            408,
+        ),
+        (Problem("bad_request", "the body ended before it was complete", status=400), 400),
+        (Problem("payload_too_large", "at most 2097152 bytes", status=413), 413),
+        (Problem("overloaded", "too many request bodies held in memory", status=503), 503),
+    ],
+    ids=lambda value: getattr(value, "code", str(value)),
+)
+def test_answers_given_before_the_app_are_problem_documents(problem: Problem, status: int) -> None:
+    raw = worker.problem_bytes(problem, "client-id-1")
+    [(got, headers, body)] = drills.answers(raw)
+    document = orjson.loads(body)
+    PROBLEM.validate(document)
+    assert got == status == document["status"]
+    assert headers["content-type"] == "application/problem+json"
+    assert headers["connection"] == "close"
+    assert headers["x-request-id"] == document["request_id"] == "client-id-1"
+    assert ("retry-after" in headers) is (status == 503)
+
+
+def test_a_request_without_a_turn_is_answered_503_with_retry_after() -> None:
+    budget = worker.Budget(1000)
+    turns = worker.Turns(lambda environ, start: [b"scored"], wait=0.01, budget=budget)
+    turns.turn.acquire()  # another request is computing
+    seen: dict[str, Any] = {}
+    body = turns(
+        {"REQUEST_METHOD": "POST", "HTTP_X_REQUEST_ID": "bad id!"},
+        lambda status, headers: seen.update(status=status, headers=dict(headers)),
+    )
+    document = orjson.loads(b"".join(body))
+    PROBLEM.validate(document)
+    assert seen["status"] == "503 Service Unavailable"
+    assert seen["headers"]["Retry-After"] == "1"
+    assert document["code"] == "overloaded"
+    assert seen["headers"]["X-Request-ID"] == document["request_id"] != "bad id!"
+
+
+def test_an_answer_counts_against_the_budget_until_it_is_written() -> None:
+    budget = worker.Budget(1000)
+    turns = worker.Turns(lambda environ, start: [b"12345", b"678"], wait=1, budget=budget)
+    answer = turns({"REQUEST_METHOD": "POST"}, lambda status, headers: None)
+    assert list(answer) == [b"12345", b"678"] and budget.held == 8
+    answer.close()  # type: ignore[attr-defined]
+    assert budget.held == 0
+    assert budget.take(1000) and not budget.take(1)

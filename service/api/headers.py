@@ -10,14 +10,17 @@ from flask import Flask, Response, g, request
 _CLIENT_ID = re.compile(r"[A-Za-z0-9._:/+=@-]{1,128}")
 
 
+def request_id(given: str) -> str:
+    """The client's id when it is a sane token, so that logs can be joined; else a new one."""
+    return given if _CLIENT_ID.fullmatch(given) else os.urandom(16).hex()
+
+
 def init_app(app: Flask) -> None:
     allowed = {origin.strip() for origin in app.config["CORS_ORIGINS"].split(",") if origin}
 
     @app.before_request
     def assign_request_id() -> None:
-        # Echo the client's id when it is a sane token, so logs can be joined; else make one.
-        given = request.headers.get("X-Request-ID", "")
-        g.request_id = given if _CLIENT_ID.fullmatch(given) else os.urandom(16).hex()
+        g.request_id = request_id(request.headers.get("X-Request-ID", ""))
 
     @app.after_request
     def add_headers(response: Response) -> Response:
