@@ -34,6 +34,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from . import handgen, server
+from .faults import Drill
 
 CLIENT_TIMEOUT = 2.0  # seconds, for the drills: the slow clients' dance repeats within a drill
 MEMORY_BOUND_MIB = 100
@@ -50,17 +51,6 @@ def _score_body() -> bytes:
 
 
 SCORE_BODY = _score_body()
-
-
-@dataclass
-class Drill:
-    name: str
-    ok: bool
-    facts: dict[str, Any] = field(default_factory=dict)
-
-    def __str__(self) -> str:
-        facts = ", ".join(f"{key}={value}" for key, value in self.facts.items())
-        return f"{'PASS' if self.ok else 'FAIL'} {self.name}: {facts}"
 
 
 # --- clients ----------------------------------------------------------------------------------
@@ -415,6 +405,7 @@ def overload(seconds: float = 5, clients: int = 16) -> Drill:
             outcomes[kind] = attack
             seen[kind] = livez
         peak = max(server.rss_kib(pid) or 0 for pid in srv.workers())
+        pod = sum(server.pss_kib(pid) for pid in [srv.pid, *srv.workers()])
         log = srv.log()
     ok = all(p.failed == 0 and p.quantile(0.99) < 1.0 for p in seen.values())
     ok = ok and "Traceback" not in log and not any("error" in o for o in outcomes.values())
@@ -429,6 +420,7 @@ def overload(seconds: float = 5, clients: int = 16) -> Drill:
             "legal_batches": outcomes["legal"],
             "invalid_batches": outcomes["invalid"],
             "worker_rss_after_mib": round(peak / 1024, 1),
+            "master_and_workers_pss_mib": round(pod / 1024, 1),
         },
     )
 

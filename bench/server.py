@@ -64,6 +64,18 @@ def rss_kib(pid: int) -> int | None:
     return None
 
 
+def pss_kib(pid: int) -> int:
+    """Proportional set size of ``pid`` in KiB (shared pages split among their users), 0 if it
+    is gone: summed over a process tree, what a container's memory limit counts."""
+    try:
+        for line in Path(f"/proc/{pid}/smaps_rollup").read_text().splitlines():
+            if line.startswith("Pss:"):
+                return int(line.split()[1])
+    except OSError:
+        return 0
+    return 0
+
+
 @dataclass
 class Server:
     """A running gunicorn: its master process, port and error log (for worker boots)."""
