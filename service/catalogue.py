@@ -6,8 +6,8 @@ from typing import Any
 
 from .domain.errors import Problem
 from .domain.hand import Rules
-from .domain.patterns import CATALOGUE, VERSIONS
-from .domain.scoring import LIMIT
+from .domain.patterns import CATALOGUE
+from .domain.versions import VERSIONS
 from .render import rules as render_rules
 from .schemas import MAX_BATCH, MAX_BODY, MAX_MELDS, MAX_TILE_LIST, MAX_TILE_STRING
 
@@ -35,7 +35,7 @@ def patterns(version: str) -> dict[str, Any]:
                 "chinese": pattern.chinese,
                 "category": pattern.category,
                 "series": pattern.series,
-                "value": pattern.values[version],
+                "value": VERSIONS[version].values[pattern.id],
                 "description": pattern.description,
             }
             for pattern in CATALOGUE
@@ -63,7 +63,7 @@ def rules() -> dict[str, Any]:
         ],
         "defaults": render_rules(Rules()),
         "limits": {
-            "score_limit": LIMIT,
+            "score_limit": Rules().limit,
             "body_bytes": MAX_BODY,
             "batch_items": MAX_BATCH,
             "tile_string_characters": MAX_TILE_STRING,
