@@ -9,18 +9,21 @@ from typing import Any
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from marshmallow import ValidationError
 
 from bench.handgen import generate
 from bench.strategies import house_rule_requests, score_requests
 from service.domain import tiles as t
 from service.domain.decompose import arrangements
+from service.domain.errors import Problem
 from service.domain.features import EVERY
 from service.domain.hand import CHOW, PUNG, declared_melds
 from service.domain.patterns import CATALOGUE, Situation
 from service.domain.scoring import Counted, held_patterns
 from service.domain.versions import VERSIONS
 from service.engine import score, waits
-from service.schemas import ScoreRequestSchema, load
+from service.loader import Doubt
+from service.schemas import ScoreRequestSchema, _fast_loader, load
 
 SETTINGS = settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 LIMIT = 320
@@ -230,3 +233,36 @@ def test_the_limit_rules_hold_under_house_rules(request: dict[str, Any]) -> None
         assert result["score"] == min(points, limit)
     excluded = set(result["rules"]["exclude"])
     assert not excluded & {p["id"] for p in patterns + result["not_counted"]}
+
+
+# Values a client may put in a house-rule field: right ones, and wrong ones of every kind.
+RULE_VALUES = st.one_of(
+    st.sampled_from([0, 1, 320, 10_000, 10_001, -1, True, None, 2.5, "10.2", "", [], {}]),
+    st.lists(st.sampled_from(["1.1", "10.2", "2.1.9", "0", 5, None]), max_size=4),
+    st.dictionaries(
+        st.sampled_from(["1.1", "2.1.2", "10.2", "2.1.9", "", "_schema"]),
+        st.sampled_from([0, 100, 10_001, -5, "x", None, 1.0, [1]]),
+        max_size=4,
+    ),
+)
+RULE_FIELDS = st.sampled_from(["values", "exclude", "chicken", "limit", "profile", "payoff"])
+
+
+@SETTINGS
+@given(house_rule_requests(), RULE_FIELDS, RULE_VALUES)
+def test_house_rule_fields_load_alike_on_both_paths_or_fail_as_invalid_request(
+    request: dict[str, Any], field: str, value: Any
+) -> None:
+    payload = _rules_with(request, **{field: value})
+    schema = ScoreRequestSchema()
+    try:
+        fast: Any = _fast_loader(schema).load(payload)
+    except (Doubt, ValidationError):
+        fast = None
+    try:
+        loaded = load(schema, payload)
+    except Problem as problem:
+        assert fast is None and problem.code == "invalid_request"
+        assert all(e["path"].startswith(f"rules.{field}") for e in problem.errors), problem.errors
+        return
+    assert fast is None or fast == loaded
