@@ -143,11 +143,6 @@ class Pattern:
         return ".".join(self.id.split(".")[:2])
 
     @property
-    def key(self) -> tuple[int, ...]:
-        """The id as numbers, for ordering ("10.1" after "9.4.2")."""
-        return tuple(int(part) for part in self.id.split("."))
-
-    @property
     def bonus(self) -> bool:
         """Counted only under the bonus-tile mod."""
         return self.category == "Bonus Tiles"
