@@ -31,7 +31,16 @@ from service import create_app, engine
 from service.cli import _parser
 from service.domain.errors import Problem
 from service.domain.hand import Rules, Win
-from service.domain.patterns import BY_ID, CATALOGUE, HOUSE_TABLES, Table, _house_table, table_for
+from service.domain.patterns import (
+    BY_ID,
+    CATALOGUE,
+    HOUSE_PLANS,
+    HOUSE_TABLES,
+    Table,
+    _house_plan,
+    _house_table,
+    table_for,
+)
 from service.domain.payments import SCHEMES, payments
 from service.domain.rulesets import DEFAULT, install_profiles, profiles, resolve
 from service.domain.versions import V3_3, VERSIONS, Version
@@ -468,6 +477,15 @@ def test_a_profile_s_table_is_built_once(club: None) -> None:
         table_for(resolve({"values": {"1.1": value}}))
     assert _house_table.cache_info().currsize == HOUSE_TABLES
     assert table_for(club_rules) is pinned
+
+
+def test_the_plans_of_house_rules_are_bounded_and_a_profile_s_kept(club: None) -> None:
+    for value in range(HOUSE_PLANS + 10):  # a table, and so a plan, per value
+        engine.score(with_rules({"values": {"3.1": value}}))
+    assert _house_plan.cache_info().currsize == HOUSE_PLANS
+    assert table_for(resolve({"values": {"3.1": 7}})).plans == {}  # in the shared cache
+    engine.score(with_rules({"profile": "club"}))
+    assert len(table_for(profiles()["club"]).plans) == 1
 
 
 def test_the_same_house_rules_share_one_table() -> None:
