@@ -173,6 +173,16 @@ class JsonLogger(glogging.Logger):
 
 logger_class = JsonLogger
 
+# --- house-rule profiles ----------------------------------------------------------------------
+
+# A bad ZJ_PROFILES file stops the server here, as gunicorn reads this file in the master: one
+# line on stderr and exit status 1, before any worker starts, whatever the worker class (the
+# app then reads the file itself, service/profiles.py).
+if os.environ.get("ZJ_PROFILES"):
+    from service.profiles import exit_if_bad
+
+    exit_if_bad(os.environ["ZJ_PROFILES"])
+
 # --- what is deliberately not set -------------------------------------------------------------
 
 # * reload: never in production (it watches files and restarts workers on change).

@@ -27,6 +27,10 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, NamedTuple, Protocol
 
+from service.domain.patterns import CATALOGUE
+from service.domain.payments import SCHEMES
+from service.domain.versions import VERSIONS
+
 __all__ = [
     "FAMILIES",
     "PATTERN_RICH",
@@ -34,6 +38,7 @@ __all__ = [
     "Shape",
     "canonical_key",
     "draw",
+    "draw_house_rules",
     "draw_shape",
     "generate",
     "generate_labelled",
@@ -376,8 +381,9 @@ def draw_shape(rng: Rng, family: str | None = None) -> Shape:
 
 # --- win context and rules -------------------------------------------------------------------
 
-VERSIONS = ("3.3", "2.51")
-PAYOFFS = ("formal", "uniform", "discarder_pays_all", "discarder_pays_double")
+# v2.51's four schemes: the house rule formal_double is drawn by draw_house_rules only, so that
+# the benchmark's hands stay the same.
+PAYOFFS = tuple(name for name, scheme in SCHEMES.items() if not scheme.house)
 WIN_DEFAULTS: dict[str, Any] = {
     "discarder": None,
     "last_tile": False,
@@ -430,12 +436,36 @@ def draw_rules(rng: Rng) -> dict[str, Any]:
     The minimum stays 0: a hand below a minimum is refused (422), and these must all score.
     """
     return {
-        "version": rng.choice(VERSIONS),
+        "version": rng.choice(list(VERSIONS)),
         "payoff": rng.choice(PAYOFFS),
         "standard_value": 25 if rng.random() < 0.8 else 1 + rng.randrange(100),
         "minimum": 0,
         "bonus_tiles": rng.random() < 0.2,
     }
+
+
+# Never the irregular hands: a hand drawn as Seven Pairs must still win.
+EXCLUDABLE = tuple(p.id for p in CATALOGUE if p.irregular_hand is None)
+HOUSE_VALUES = (0, 1, 5, 10, 40, 100, 200, 320, 500, 10_000)
+
+
+def draw_house_rules(rng: Rng) -> dict[str, Any]:
+    """House rules (API.md): some values changed, some patterns excluded, sometimes another
+    chicken value, limit or payoff (formal_double included). No minimum: the hand must win."""
+    rules: dict[str, Any] = {
+        "version": rng.choice(list(VERSIONS)),
+        "values": {
+            pattern.id: rng.choice(HOUSE_VALUES)
+            for pattern in rng.sample(CATALOGUE, rng.randrange(8))
+        },
+        "exclude": rng.sample(EXCLUDABLE, rng.randrange(4)),
+        "payoff": rng.choice(list(SCHEMES)),
+    }
+    if rng.random() < 0.5:
+        rules["chicken"] = rng.randrange(6)
+    if rng.random() < 0.5:
+        rules["limit"] = rng.choice((40, 100, 200, 320, 1000, 10_000))
+    return rules
 
 
 # --- the request -----------------------------------------------------------------------------

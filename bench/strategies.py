@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 
 from . import handgen
 
-__all__ = ["drawn_requests", "families", "score_requests", "shapes"]
+__all__ = ["drawn_requests", "families", "house_rule_requests", "score_requests", "shapes"]
 
 
 def families(names: frozenset[str] | set[str] | None = None) -> st.SearchStrategy[str]:
@@ -53,3 +53,17 @@ def score_requests(
 ) -> st.SearchStrategy[dict[str, Any]]:
     """A POST /v1/score body that is a legal winning hand: it must score (200), never 422."""
     return drawn_requests(names).map(lambda drawn: drawn.payload)
+
+
+def _with_house_rules(payload: dict[str, Any], rules: dict[str, Any]) -> dict[str, Any]:
+    return {**payload, "rules": {**payload.get("rules", {}), **rules}}
+
+
+def house_rule_requests(
+    names: frozenset[str] | set[str] | None = None,
+) -> st.SearchStrategy[dict[str, Any]]:
+    """A legal winning score request with house rules on top (``handgen.draw_house_rules``):
+    it must score too."""
+    return st.builds(
+        _with_house_rules, score_requests(names), st.builds(handgen.draw_house_rules, _randoms())
+    )

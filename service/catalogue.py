@@ -2,32 +2,38 @@
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Mapping
+from typing import Any, cast
 
-from .domain.errors import Problem
 from .domain.hand import Rules
-from .domain.patterns import CATALOGUE, VERSIONS
-from .domain.scoring import LIMIT
+from .domain.patterns import CATALOGUE, table_for
+from .domain.payments import SCHEMES
+from .domain.rulesets import DEFAULT, profiles
+from .domain.versions import VERSIONS
 from .render import rules as render_rules
-from .schemas import MAX_BATCH, MAX_BODY, MAX_MELDS, MAX_TILE_LIST, MAX_TILE_STRING
+from .schemas import (
+    MAX_BATCH,
+    MAX_BODY,
+    MAX_MELDS,
+    MAX_TILE_LIST,
+    MAX_TILE_STRING,
+    MAX_VALUE,
+    RulesSchema,
+    load,
+)
 
-PAYOFFS = {
-    "formal": "Each other player pays the value for a self-draw or a hand up to the standard"
-    " value; above it, on a discard, the two others pay the standard value and the responsible"
-    " player 3 x value - 2 x standard value.",
-    "uniform": "Each other player pays the value.",
-    "discarder_pays_all": "Discard: the responsible player pays 3 x value; self-draw: each"
-    " other player pays the value.",
-    "discarder_pays_double": "Discard: the responsible player pays 6 x value, the others"
-    " 3 x each; self-draw: each other player pays 4 x value.",
-}
+# The query of GET /v1/patterns: checked as a request's rules are, so it answers alike.
+_QUERY = RulesSchema(only=("version", "profile"))
 
 
-def patterns(version: str) -> dict[str, Any]:
-    if version not in VERSIONS:
-        raise Problem.at("invalid_request", "version", f"must be one of {', '.join(VERSIONS)}")
+def patterns(query: Mapping[str, str]) -> dict[str, Any]:
+    """The catalogue as the rules of ``query`` (``version``, ``profile``) read it: the values
+    after the profile's overrides, its excluded patterns marked."""
+    applied = cast(Rules, load(_QUERY, dict(query)))
+    table = table_for(applied)
     return {
-        "version": version,
+        "version": applied.version,
+        "rules": render_rules(applied),
         "patterns": [
             {
                 "id": pattern.id,
@@ -35,10 +41,12 @@ def patterns(version: str) -> dict[str, Any]:
                 "chinese": pattern.chinese,
                 "category": pattern.category,
                 "series": pattern.series,
-                "value": pattern.values[version],
+                "value": table.values[pattern.id],
+                "excluded": pattern.id in table.excluded,
                 "description": pattern.description,
             }
             for pattern in CATALOGUE
+            if pattern.id in table.values
         ],
     }
 
@@ -46,7 +54,7 @@ def patterns(version: str) -> dict[str, Any]:
 def rules() -> dict[str, Any]:
     return {
         "versions": list(VERSIONS),
-        "payoffs": [{"id": name, "description": text} for name, text in PAYOFFS.items()],
+        "payoffs": [{"id": name, "description": s.description} for name, s in SCHEMES.items()],
         "mods": [
             {
                 "id": "bonus_tiles",
@@ -61,13 +69,17 @@ def rules() -> dict[str, Any]:
                 " mod; 0 turns it off).",
             },
         ],
-        "defaults": render_rules(Rules()),
+        "profiles": [
+            {"name": name, "rules": render_rules(applied)} for name, applied in profiles().items()
+        ],
+        "defaults": render_rules(DEFAULT),
         "limits": {
-            "score_limit": LIMIT,
+            "score_limit": DEFAULT.limit,
             "body_bytes": MAX_BODY,
             "batch_items": MAX_BATCH,
             "tile_string_characters": MAX_TILE_STRING,
             "tile_list_items": MAX_TILE_LIST,
             "melds": MAX_MELDS,
+            "house_rule_value": MAX_VALUE,
         },
     }

@@ -2,23 +2,32 @@
 
     python -m service score request.json          # a score request as JSON (or - for stdin)
     python -m service score 123m456p789s2355s4s --win 4s --self-draw --seat E
+    python -m service score 123m456p789s2355s4s --value 1.1=10 --exclude 10.2 --limit 200
+    python -m service score 123m456p789s2355s4s --profiles profiles.json --profile club
     python -m service waits request.json          # a waits request as JSON
 
 JSON in gives the response JSON out (exit 0) or the problem JSON (exit 1 on a client error).
+House-rule profiles come from --profiles or, without it, the file ZJ_PROFILES names.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from collections.abc import Callable, Sequence
 from typing import Any, TextIO
 
-from . import engine
+from . import engine, profiles
 from .domain.errors import Problem
+from .domain.payments import SCHEMES
+from .domain.rulesets import DEFAULT
+from .domain.versions import VERSIONS
 
 _MELD_OPTIONS = ("chow", "pung", "kong", "concealed_kong")
+# The rules fields a flag of the same name sets (when given: a profile's stay otherwise).
+_RULE_FLAGS = ("version", "payoff", "standard_value", "minimum", "chicken", "limit", "profile")
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -43,19 +52,46 @@ def _parser() -> argparse.ArgumentParser:
         )  # fmt: skip
     for flag in ("last_tile", "kong_replacement", "robbing_kong", "first_turn"):
         hand.add_argument(f"--{flag.replace('_', '-')}", action="store_true")
-    hand.add_argument("--version", choices=("3.3", "2.51"), default="3.3")
-    hand.add_argument(
-        "--payoff",
-        default="formal",
-        choices=("formal", "uniform", "discarder_pays_all", "discarder_pays_double"),
-    )
-    hand.add_argument("--standard-value", type=int, default=25)
-    hand.add_argument("--minimum", type=int, default=0)
     hand.add_argument("--flowers", type=_numbers, default=[], metavar="N,N")
     hand.add_argument("--seasons", type=_numbers, default=[], metavar="N,N")
     hand.add_argument("--json", action="store_true", help="print the response JSON instead")
+    rules = score.add_argument_group(
+        "rules (friendly form; each defaults to the profile's, then API.md's)"
+    )
+    rules.add_argument("--version", choices=list(VERSIONS), help=f"({next(iter(VERSIONS))})")
+    rules.add_argument("--payoff", choices=list(SCHEMES), help=f"({next(iter(SCHEMES))})")
+    rules.add_argument("--standard-value", type=int, metavar="N", help="(25)")
+    rules.add_argument("--minimum", type=int, metavar="N", help="(0)")
+    rules.add_argument(
+        "--value",
+        action="append",
+        default=[],
+        type=_value,
+        metavar="ID=POINTS",
+        help="a pattern's value, e.g. 2.1.2=100 (repeatable)",
+    )
+    rules.add_argument(
+        "--exclude",
+        action="append",
+        default=[],
+        metavar="ID",
+        help="a pattern not played, e.g. 10.2 (repeatable)",
+    )
+    rules.add_argument("--chicken", type=int, metavar="N", help="a chicken hand's value (1)")
+    rules.add_argument("--limit", type=int, metavar="N", help="the limit (320)")
+    rules.add_argument("--profile", metavar="NAME", help="a profile of the profiles file")
+    rules.add_argument(
+        "--rules", metavar="FILE", help="a JSON rules object (API.md); the flags above apply on top"
+    )
     waits = commands.add_parser("waits", help="the tiles a hand one short waits on")
     waits.add_argument("source", nargs="?", default="-", help="a JSON request file, or -")
+    for command in (score, waits):
+        command.add_argument(
+            "--profiles",
+            metavar="FILE",
+            default=os.environ.get("ZJ_PROFILES", ""),
+            help="a JSON file of house-rule profiles (default: $ZJ_PROFILES)",
+        )
     return parser  # fmt: skip
 
 
@@ -63,7 +99,33 @@ def _numbers(text: str) -> list[int]:
     return [int(part) for part in text.split(",") if part]
 
 
-def _friendly_request(args: argparse.Namespace) -> dict[str, Any]:
+def _value(text: str) -> tuple[str, int]:
+    pattern, equals, points = text.partition("=")
+    if not equals:
+        raise argparse.ArgumentTypeError(f"{text!r} is not ID=POINTS, e.g. 2.1.2=100")
+    return pattern, int(points)
+
+
+def _rules(args: argparse.Namespace, stdin: TextIO) -> dict[str, Any]:
+    """The friendly form's ``rules``: the --rules file's, then each flag given."""
+    rules: dict[str, Any] = _read(args.rules, stdin) if args.rules else {}
+    if not isinstance(rules, dict):
+        raise ValueError(f"{args.rules} holds no JSON object")
+    rules.update(
+        {name: getattr(args, name) for name in _RULE_FLAGS if getattr(args, name) is not None}
+    )
+    if args.value:
+        given = rules.get("values")
+        rules["values"] = {**(given if isinstance(given, dict) else {}), **dict(args.value)}
+    if args.exclude:
+        given = rules.get("exclude")
+        rules["exclude"] = [*(given if isinstance(given, list) else []), *args.exclude]
+    if args.flowers or args.seasons:
+        rules["bonus_tiles"] = True
+    return rules
+
+
+def _friendly_request(args: argparse.Namespace, stdin: TextIO) -> dict[str, Any]:
     melds = [
         {"kind": "kong" if kind == "concealed_kong" else kind, "tiles": tiles,
          "concealed": kind == "concealed_kong"}
@@ -81,9 +143,7 @@ def _friendly_request(args: argparse.Namespace) -> dict[str, Any]:
         "hand": {"tiles": args.source, "melds": melds, "winning_tile": winning,
                  "flowers": args.flowers, "seasons": args.seasons},
         "win": win,
-        "rules": {"version": args.version, "payoff": args.payoff,
-                  "standard_value": args.standard_value, "minimum": args.minimum,
-                  "bonus_tiles": bool(args.flowers or args.seasons)},
+        "rules": _rules(args, stdin),
     }  # fmt: skip
 
 
@@ -121,11 +181,24 @@ def describe(response: dict[str, Any]) -> str:
     lines.append(
         f"Points   {response['points']}  limit {response['limit']}  score {response['score']}"
     )
+    house = _house_rules(response["rules"])
+    if house:
+        lines.append(f"Rules    {house}")
     if "payments" in response:
         lines.append(
             "Payments " + "  ".join(f"{s} {v:+d}" for s, v in response["payments"].items())
         )
     return "\n".join(lines)
+
+
+def _house_rules(applied: dict[str, Any]) -> str:
+    """The house rules in force, in a few words (empty without any)."""
+    parts = [f"profile {applied['profile']}"] if "profile" in applied else []
+    parts += [f"{id}={points}" for id, points in applied["values"].items()]
+    parts += [f"without {id}" for id in applied["exclude"]]
+    parts += [f"{name} {applied[name]}" for name in ("chicken", "limit")
+              if applied[name] != getattr(DEFAULT, name)]  # fmt: skip
+    return ", ".join(parts)
 
 
 def main(argv: Sequence[str] | None = None, stdin: TextIO = sys.stdin,
@@ -136,7 +209,12 @@ def main(argv: Sequence[str] | None = None, stdin: TextIO = sys.stdin,
         engine.score if args.command == "score" else engine.waits
     )
     try:
-        payload = _friendly_request(args) if friendly else _read(args.source, stdin)
+        profiles.install(args.profiles)
+    except profiles.ProfileError as error:
+        print(f"bad profiles file: {error}", file=sys.stderr)
+        return 2
+    try:
+        payload = _friendly_request(args, stdin) if friendly else _read(args.source, stdin)
     except (OSError, ValueError) as error:
         print(f"cannot read the request: {error}", file=sys.stderr)
         return 2

@@ -16,6 +16,7 @@ from typing import Any, Final
 
 from .domain import tiles as t
 from .domain.hand import Hand, MeldSpec, Rules, Win
+from .domain.rulesets import resolve
 
 MAX_TILE_STRING: Final = 64
 MAX_TILE_LIST: Final = 18
@@ -80,13 +81,8 @@ def make_win(data: dict[str, Any]) -> Win:
 
 
 def make_rules(data: dict[str, Any]) -> Rules:
-    return Rules(
-        data["version"],
-        data["payoff"],
-        data["standard_value"],
-        data["minimum"],
-        data["bonus_tiles"],
-    )
+    # No defaults are filled in before: a field left out must not hide a profile's.
+    return resolve(data)
 
 
 class Converter:

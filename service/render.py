@@ -11,13 +11,21 @@ from .domain.waits import Wait
 
 
 def rules(applied: Rules) -> dict[str, Any]:
-    return {
+    """Every field of the rules in force; ``profile`` only where one was named."""
+    body: dict[str, Any] = {
         "version": applied.version,
         "payoff": applied.payoff,
         "standard_value": applied.standard_value,
         "minimum": applied.minimum,
         "bonus_tiles": applied.bonus_tiles,
+        "values": {id: value for id, value in applied.values},
+        "exclude": [id for id in applied.exclude],
+        "chicken": applied.chicken,
+        "limit": applied.limit,
     }
+    if applied.profile is not None:
+        body["profile"] = applied.profile
+    return body
 
 
 def _pattern(counted: Counted) -> dict[str, Any]:

@@ -16,14 +16,20 @@ from . import loader
 from .domain import tiles as t
 from .domain.errors import Problem
 from .domain.hand import Rules
+from .domain.patterns import BY_ID, CATALOGUE
+from .domain.payments import SCHEMES
+from .domain.rulesets import profile_names
+from .domain.versions import VERSIONS
 from .loader import MAX_TILE_LIST, MAX_TILE_STRING, read_tiles
 
-__all__ = ["MAX_BATCH", "MAX_BODY", "MAX_MELDS", "MAX_TILE_LIST", "MAX_TILE_STRING", "load"]
+__all__ = ["MAX_BATCH", "MAX_BODY", "MAX_MELDS", "MAX_TILE_LIST", "MAX_TILE_STRING",
+           "MAX_VALUE", "load"]  # fmt: skip
 
 MAX_BODY = 2 * 1024 * 1024  # bytes; the HTTP layer enforces it
 MAX_MELDS = 4
 MAX_BATCH = 1000
 MAX_ERRORS = 20
+MAX_VALUE = 10_000  # the most a house rule may make a pattern, a chicken hand or the limit
 
 
 def _one_of(*choices: str) -> validate.OneOf:
@@ -136,16 +142,81 @@ class WinSchema(WaitingWinSchema):
     pay_as_self_draw = Bool(load_default=False)
 
 
-class RulesSchema(_Model):
-    model = staticmethod(loader.make_rules)
-    version = fields.String(load_default="3.3", validate=_one_of("3.3", "2.51"))
-    payoff = fields.String(
-        load_default="formal",
-        validate=_one_of("formal", "uniform", "discarder_pays_all", "discarder_pays_double"),
+class PatternId(validate.OneOf):
+    """A pattern id of the catalogue; the message for another names the ids near it."""
+
+    def __init__(self) -> None:
+        super().__init__(list(BY_ID))
+
+    def __call__(self, value: Any) -> Any:
+        if value not in BY_ID:
+            raise ValidationError(_not_a_pattern(str(value)))
+        return value
+
+
+def _not_a_pattern(value: str) -> str:
+    parent = value.rsplit(".", 1)[0] + "."
+    near = [p.id for p in CATALOGUE if p.id.startswith(parent)]
+    return (
+        f"{_shorten(repr(value), 20)} is not a pattern id: the ids are those of GET"
+        f" /v1/patterns, {CATALOGUE[0].id} to {CATALOGUE[-1].id}"
+        + (f" ({parent}x: {', '.join(near)})" if near else "")
     )
-    standard_value = Int(load_default=25, validate=_between(1, 1_000_000))
-    minimum = Int(load_default=0, validate=_between(0, 1_000))
-    bonus_tiles = Bool(load_default=False)
+
+
+PATTERN_ID = PatternId()
+
+
+class PatternValues(fields.Field[dict[str, int]]):
+    """``{"<pattern id>": points}``; each fault is reported at its id (rules.values.2.1.9)."""
+
+    points = Int(validate=_between(0, MAX_VALUE))
+
+    def _deserialize(self, value: Any, attr: Any, data: Any, **kwargs: Any) -> dict[str, int]:
+        if not isinstance(value, dict):
+            raise ValidationError('must be an object of pattern ids and points: {"2.1.2": 100}')
+        if len(value) > len(CATALOGUE):
+            raise ValidationError(f"at most {len(CATALOGUE)} entries, one per pattern")
+        errors: dict[str, Any] = {}
+        for key, points in value.items():
+            try:
+                PATTERN_ID(key)
+                self.points.deserialize(points)
+            except ValidationError as error:
+                errors[key] = error.messages
+        if errors:
+            raise ValidationError(errors)
+        return value
+
+
+def _known_profile(name: str) -> None:
+    names = profile_names()
+    if name not in names:
+        loaded = f"one of: {', '.join(names)}" if names else "it loaded none"
+        raise ValidationError(f"not a profile of this server ({loaded}; GET /v1/rules lists them)")
+
+
+class ProfileSchema(Schema):
+    """What a house-rule profile may set: every field of ``rules`` but ``profile``. Nothing
+    has a default here: a field left out is filled in by ``rulesets.resolve``, after the
+    profile's."""
+
+    version = fields.String(validate=_one_of(*VERSIONS))
+    payoff = fields.String(validate=_one_of(*SCHEMES))
+    standard_value = Int(validate=_between(1, 1_000_000))
+    minimum = Int(validate=_between(0, 1_000))
+    bonus_tiles = Bool()
+    values = PatternValues()
+    # A pattern listed twice is excluded once. (marshmallow takes declared fields off the class,
+    # so this field does not hide Schema.exclude; mypy cannot know.)
+    exclude = BoundedList(fields.String(validate=PATTERN_ID), len(CATALOGUE))  # type: ignore[assignment]
+    chicken = Int(validate=_between(0, MAX_VALUE))
+    limit = Int(validate=_between(1, MAX_VALUE))
+
+
+class RulesSchema(ProfileSchema, _Model):
+    model = staticmethod(loader.make_rules)
+    profile = fields.String(validate=_known_profile)
 
 
 class ScoreRequestSchema(Schema):
@@ -177,7 +248,7 @@ def load(schema: Schema, payload: Any) -> dict[str, Any]:
         return schema.load(payload)  # type: ignore[no-any-return]
     except ValidationError as error:
         # Capped, so that a problem never grows with a hostile input.
-        errors = list(islice(_flatten(error.messages, ""), MAX_ERRORS))
+        errors = list(islice(flatten(error.messages, ""), MAX_ERRORS))
         detail = "; ".join(f"{e['path']}: {e['message']}" for e in errors[:5])
         raise Problem("invalid_request", detail, errors) from None
 
@@ -254,19 +325,19 @@ _PLAIN = {
 }
 
 
-def _flatten(messages: Any, path: str) -> Any:
+def flatten(messages: Any, path: str) -> Any:
     if isinstance(messages, dict):
         for key, value in messages.items():
             if key == "_schema":
-                yield from _flatten(value, path)
+                yield from flatten(value, path)
             elif isinstance(key, int):
-                yield from _flatten(value, f"{path}[{key}]")
+                yield from flatten(value, f"{path}[{key}]")
             else:
                 name = _shorten(str(key))
-                yield from _flatten(value, f"{path}.{name}" if path else name)
+                yield from flatten(value, f"{path}.{name}" if path else name)
     elif isinstance(messages, list):
         for message in messages:
-            yield from _flatten(message, path)
+            yield from flatten(message, path)
     else:
         message = _shorten(_PLAIN.get(str(messages), str(messages)), 200)
         yield {"path": path or "$", "message": message}

@@ -39,12 +39,17 @@ def test_score_the_api_example(client: FlaskClient) -> None:
     ]
     assert (body["points"], body["limit"], body["score"]) == (10, "none", 10)
     assert body["payments"] == {"E": -10, "S": 30, "W": -10, "N": -10}
+    # API.md: the effective rule set, every field resolved (the house rules at their defaults).
     assert body["rules"] == {
         "version": "3.3",
         "payoff": "formal",
         "standard_value": 25,
         "minimum": 0,
         "bonus_tiles": False,
+        "values": {},
+        "exclude": [],
+        "chicken": 1,
+        "limit": 320,
     }
     hand = body["hand"]
     assert hand["form"] == "standard" and hand["concealed"] is False
@@ -325,7 +330,7 @@ def test_rules(client: FlaskClient) -> None:
     body = client.get("/v1/rules").get_json()
     assert body["versions"] == ["3.3", "2.51"]
     assert [p["id"] for p in body["payoffs"]] == [
-        "formal", "uniform", "discarder_pays_all", "discarder_pays_double"
+        "formal", "uniform", "discarder_pays_all", "discarder_pays_double", "formal_double"
     ]  # fmt: skip
     assert body["defaults"]["standard_value"] == 25
     assert body["limits"]["batch_items"] == 1000

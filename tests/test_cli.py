@@ -8,7 +8,10 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from service.cli import main
+from service.domain.rulesets import install_profiles
 
 from .conftest import EXAMPLE
 
@@ -117,3 +120,68 @@ def test_friendly_form_thirteen_terminals() -> None:
     code, out = run("score", "19m19p19s12345677z", "--first-turn")
     assert code == 0
     assert "thirteen terminals" in out and "Blessing of Heaven" in out
+
+
+# ---- House rules ------------------------------------------------------------------------------
+
+
+def test_house_rule_flags() -> None:
+    # Value Honor at 40 under formal_double: B 25, E 15; West discarded: 115, the others 70.
+    code, out = run(
+        "score", "123m789p23455s", "--pung", "777z", "--win", "4s", "--seat", "S",
+        "--discard", "W", "--value", "3.1=40", "--payoff", "formal_double", "--json",
+    )  # fmt: skip
+    assert code == 0
+    body = json.loads(out)
+    assert body["score"] == 40
+    assert body["payments"] == {"E": -70, "S": 255, "W": -115, "N": -70}
+
+
+def test_house_rules_are_shown_in_the_breakdown() -> None:
+    code, out = run(
+        "score", "123m789p23455s", "--pung", "777z", "--win", "4s", "--exclude", "3.1",
+        "--chicken", "0", "--limit", "200",
+    )  # fmt: skip
+    assert code == 0
+    assert "Chicken Hand" in out and "score 0" in out
+    assert "Rules    without 3.1, chicken 0, limit 200" in out
+
+
+def test_a_rules_file_and_flags_on_top(tmp_path: Path) -> None:
+    rules = tmp_path / "rules.json"
+    rules.write_text(json.dumps({"values": {"3.1": 30}, "minimum": 5}), encoding="utf-8")
+    code, out = run("score", "123m789p23455s", "--pung", "777z", "--win", "4s",
+                    "--rules", str(rules), "--value", "1.1=7", "--json")  # fmt: skip
+    assert code == 0
+    applied = json.loads(out)["rules"]
+    assert applied["values"] == {"1.1": 7, "3.1": 30} and applied["minimum"] == 5
+
+
+def test_a_profile_from_a_profiles_file(tmp_path: Path) -> None:
+    profiles = tmp_path / "profiles.json"
+    profiles.write_text(json.dumps({"club": {"minimum": 15}}), encoding="utf-8")
+    try:
+        code, out = run("score", "123m789p23455s", "--pung", "777z", "--win", "4s",
+                        "--profiles", str(profiles), "--profile", "club")  # fmt: skip
+    finally:
+        install_profiles({})
+    assert code == 1
+    assert out == (
+        "Hand below the minimum: the hand scores 10, below the minimum of 15 (rules.minimum)\n"
+    )
+
+
+def test_a_bad_house_rule_is_the_problem_with_its_path() -> None:
+    code, out = run("score", "123m789p23455s", "--pung", "777z", "--win", "4s",
+                    "--value", "2.1.9=5", "--json")  # fmt: skip
+    assert code == 1
+    assert [e["path"] for e in json.loads(out)["errors"]] == ["rules.values.2.1.9"]
+
+
+def test_a_bad_profiles_file_exits_2(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    profiles = tmp_path / "profiles.json"
+    profiles.write_text('{"club": {"chicken": -1}}', encoding="utf-8")
+    assert run("waits", "--profiles", str(profiles), stdin="{}")[0] == 2
+    assert capsys.readouterr().err == (
+        f"bad profiles file: {profiles}: club.chicken: must be from 0 to 10000\n"
+    )

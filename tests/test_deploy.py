@@ -63,6 +63,7 @@ def test_manifest_is_valid_for_kubernetes(resource: dict[str, Any]) -> None:
 def test_manifest_kinds() -> None:
     kinds = sorted(r["kind"] for r in resources())
     assert kinds == [
+        "ConfigMap",
         "Deployment",
         "HorizontalPodAutoscaler",
         "PodDisruptionBudget",

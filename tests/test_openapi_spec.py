@@ -260,16 +260,23 @@ def test_example_scores_add_up(where: str, breakdown: dict[str, Any]) -> None:
         assert pattern["points"] == pattern["value"] * pattern["count"], pattern["id"]
     points = sum(pattern["points"] for pattern in breakdown["patterns"])
     assert breakdown["points"] == points
+    limit = breakdown["rules"].get("limit", LIMIT)  # a house rule may set another
     if breakdown["limit"] == "single_pattern":
         assert len(breakdown["patterns"]) == 1
-        assert breakdown["patterns"][0]["value"] >= LIMIT
+        assert breakdown["patterns"][0]["value"] >= limit
         assert breakdown["score"] == points
     else:
-        assert all(pattern["value"] < LIMIT for pattern in breakdown["patterns"])
-        assert breakdown["limit"] == ("capped" if points > LIMIT else "none")
-        assert breakdown["score"] == min(points, LIMIT)
+        assert all(pattern["value"] < limit for pattern in breakdown["patterns"])
+        assert breakdown["limit"] == ("capped" if points > limit else "none")
+        assert breakdown["score"] == min(points, limit)
     if "payments" in breakdown:
         payments = breakdown["payments"]
         assert sum(payments.values()) == 0
-        # Under every scheme the winner collects a whole multiple of the score.
-        assert max(payments.values()) % breakdown["score"] == 0
+        if breakdown["rules"]["payoff"] == "formal_double":
+            # B = min(value, S), E = the excess: the winner collects 3B + 12E.
+            value, standard = breakdown["score"], breakdown["rules"]["standard_value"]
+            base, excess = min(value, standard), max(0, value - standard)
+            assert max(payments.values()) == 3 * base + 12 * excess
+        else:
+            # Under the other schemes the winner collects a whole multiple of the score.
+            assert max(payments.values()) % breakdown["score"] == 0

@@ -9,17 +9,21 @@ from typing import Any
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from marshmallow import ValidationError
 
 from bench.handgen import generate
-from bench.strategies import score_requests
+from bench.strategies import house_rule_requests, score_requests
 from service.domain import tiles as t
 from service.domain.decompose import arrangements
+from service.domain.errors import Problem
 from service.domain.features import EVERY
 from service.domain.hand import CHOW, PUNG, declared_melds
-from service.domain.patterns import Situation
+from service.domain.patterns import CATALOGUE, Situation
 from service.domain.scoring import Counted, held_patterns
+from service.domain.versions import VERSIONS
 from service.engine import score, waits
-from service.schemas import ScoreRequestSchema, load
+from service.loader import Doubt
+from service.schemas import ScoreRequestSchema, _fast_loader, load
 
 SETTINGS = settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 LIMIT = 320
@@ -167,3 +171,98 @@ def test_feature_gating_never_changes_the_patterns(request: dict[str, Any]) -> N
 
 def _found(held: list[Counted]) -> list[tuple[str, int, int, str]]:
     return [(c.pattern.id, c.value, c.times, c.reason) for c in held]
+
+
+# ---- House rules (RULES.md §6) --------------------------------------------------------------
+
+
+@SETTINGS
+@given(score_requests())
+def test_overriding_every_value_with_its_own_version_s_changes_nothing(
+    request: dict[str, Any],
+) -> None:
+    rules = request.get("rules", {})
+    own = dict(VERSIONS[rules.get("version", "3.3")].values)
+    assert score({**request, "rules": {**rules, "values": own}}) == score(request)
+
+
+def _rules_with(request: dict[str, Any], **fields: Any) -> dict[str, Any]:
+    return {**request, "rules": {**request["rules"], **fields}}
+
+
+@SETTINGS
+@given(house_rule_requests(), st.sampled_from(CATALOGUE), st.integers(1, 1000))
+def test_raising_one_pattern_s_value_never_lowers_a_score(
+    request: dict[str, Any], pattern: Any, more: int
+) -> None:
+    before = score(request)
+    rules = before["rules"]
+    value = rules["values"].get(pattern.id, VERSIONS[rules["version"]].values.get(pattern.id, 0))
+    raised = {**rules["values"], pattern.id: min(value + more, 10_000)}
+    after = score(_rules_with(request, values=raised))
+    assert after["score"] >= before["score"]
+
+
+@SETTINGS
+@given(house_rule_requests())
+def test_payments_sum_to_zero_under_house_rules(request: dict[str, Any]) -> None:
+    result = score(request)
+    payments, value, rules = result["payments"], result["score"], result["rules"]
+    assert sum(payments.values()) == 0
+    winner = request["win"]["seat"]
+    assert all(amount <= 0 for seat, amount in payments.items() if seat != winner)
+    if rules["payoff"] == "formal_double":
+        base, excess = min(value, rules["standard_value"]), max(0, value - rules["standard_value"])
+        assert payments[winner] == 3 * base + 12 * excess
+
+
+@SETTINGS
+@given(house_rule_requests())
+def test_the_limit_rules_hold_under_house_rules(request: dict[str, Any]) -> None:
+    result = score(request)
+    limit, patterns, points = result["rules"]["limit"], result["patterns"], result["points"]
+    assert points == sum(p["points"] for p in patterns)
+    if result["limit"] == "single_pattern":
+        (only,) = patterns
+        assert only["value"] >= limit and result["score"] == only["points"]
+        rivals = [other for other in result["not_counted"] if other["value"] >= limit]
+        assert all(other["points"] <= only["points"] for other in rivals)
+    else:
+        assert all(p["value"] < limit for p in patterns)
+        assert (result["limit"] == "capped") == (points > limit)
+        assert result["score"] == min(points, limit)
+    excluded = set(result["rules"]["exclude"])
+    assert not excluded & {p["id"] for p in patterns + result["not_counted"]}
+
+
+# Values a client may put in a house-rule field: right ones, and wrong ones of every kind.
+RULE_VALUES = st.one_of(
+    st.sampled_from([0, 1, 320, 10_000, 10_001, -1, True, None, 2.5, "10.2", "", [], {}]),
+    st.lists(st.sampled_from(["1.1", "10.2", "2.1.9", "0", 5, None]), max_size=4),
+    st.dictionaries(
+        st.sampled_from(["1.1", "2.1.2", "10.2", "2.1.9", "", "_schema"]),
+        st.sampled_from([0, 100, 10_001, -5, "x", None, 1.0, [1]]),
+        max_size=4,
+    ),
+)
+RULE_FIELDS = st.sampled_from(["values", "exclude", "chicken", "limit", "profile", "payoff"])
+
+
+@SETTINGS
+@given(house_rule_requests(), RULE_FIELDS, RULE_VALUES)
+def test_house_rule_fields_load_alike_on_both_paths_or_fail_as_invalid_request(
+    request: dict[str, Any], field: str, value: Any
+) -> None:
+    payload = _rules_with(request, **{field: value})
+    schema = ScoreRequestSchema()
+    try:
+        fast: Any = _fast_loader(schema).load(payload)
+    except (Doubt, ValidationError):
+        fast = None
+    try:
+        loaded = load(schema, payload)
+    except Problem as problem:
+        assert fast is None and problem.code == "invalid_request"
+        assert all(e["path"].startswith(f"rules.{field}") for e in problem.errors), problem.errors
+        return
+    assert fast is None or fast == loaded

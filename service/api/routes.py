@@ -114,8 +114,8 @@ class _Pacer:
 
 @bp.get("/v1/patterns")
 def patterns() -> dict[str, Any]:
-    _no_query("version")
-    return catalogue.patterns(request.args.get("version", "3.3"))
+    _no_query("version", "profile")
+    return catalogue.patterns(request.args)
 
 
 @bp.get("/v1/rules")

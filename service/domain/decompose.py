@@ -28,6 +28,7 @@ from .hand import CHOW, PUNG, Meld
 from .memo import Memo
 
 Form = Literal["standard", "seven_pairs", "thirteen_terminals"]
+ALL_FORMS: Final[frozenset[Form]] = frozenset({"standard", "seven_pairs", "thirteen_terminals"})
 
 _ORPHANS: Final = frozenset(t.ORPHANS)
 
@@ -128,14 +129,17 @@ def _thirteen_terminals(kinds: Collection[int]) -> bool:
     return len(kinds) == 13 and _ORPHANS.issuperset(kinds)
 
 
-def is_winning(counts: list[int], melds: int) -> bool:
-    """Whether counts (14 - 3 * melds tiles) form any winning hand; cheap, for waits."""
+def is_winning(counts: list[int], melds: int, forms: Collection[Form] = ALL_FORMS) -> bool:
+    """Whether counts (14 - 3 * melds tiles) form a winning hand of one of ``forms`` (the
+    irregular hands a rule set may leave out; a standard hand always wins); cheap, for waits."""
     if _standard(t.suit_keys(tuple([tile for tile, n in enumerate(counts) for _ in range(n)]))):
         return True
     if melds:
         return False
     kinds = [tile for tile, c in enumerate(counts) if c]
-    return _seven_pairs(counts, kinds) or _thirteen_terminals(kinds)
+    return ("seven_pairs" in forms and _seven_pairs(counts, kinds)) or (
+        "thirteen_terminals" in forms and _thirteen_terminals(kinds)
+    )
 
 
 def _standard(keys: t.SuitKeys) -> list[tuple[tuple[Meld, ...], int]]:

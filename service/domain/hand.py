@@ -81,11 +81,11 @@ class Value:
 
     FIELDS: ClassVar[tuple[str, ...]] = ()
 
-    def values(self) -> tuple[object, ...]:
+    def field_values(self) -> tuple[object, ...]:
         return tuple([getattr(self, name) for name in self.FIELDS])
 
     def as_dict(self) -> dict[str, object]:
-        return dict(zip(self.FIELDS, self.values(), strict=True))
+        return dict(zip(self.FIELDS, self.field_values(), strict=True))
 
     def replace(self, **changes: Any) -> Self:
         """A copy with ``changes``."""
@@ -94,10 +94,10 @@ class Value:
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Value) or type(other) is not type(self):
             return NotImplemented
-        return self.values() == other.values()
+        return self.field_values() == other.field_values()
 
     def __hash__(self) -> int:
-        return hash(self.values())
+        return hash(self.field_values())
 
     def __repr__(self) -> str:
         fields = ", ".join(f"{name}={value!r}" for name, value in self.as_dict().items())
@@ -169,9 +169,16 @@ class Win(Value):
 
 
 class Rules(Value):
-    """The rule version, payoff scheme and mods in force."""
+    """The rules in force: version, payoff scheme, mods and house rules (RULES.md §6).
 
-    FIELDS = ("version", "payoff", "standard_value", "minimum", "bonus_tiles")
+    ``values`` are the patterns whose value differs from the version's, as (id, value) pairs
+    in catalogue order, and ``exclude`` the excluded ids in that order: one rule set has one
+    spelling, whatever order a client wrote it in (see ``rules.resolve``). ``profile`` names
+    the operator's profile the rules started from, if any.
+    """
+
+    FIELDS = ("version", "payoff", "standard_value", "minimum", "bonus_tiles", "values",
+              "exclude", "chicken", "limit", "profile")  # fmt: skip
 
     def __init__(
         self,
@@ -180,12 +187,22 @@ class Rules(Value):
         standard_value: int = 25,
         minimum: int = 0,
         bonus_tiles: bool = False,
+        values: tuple[tuple[str, int], ...] = (),
+        exclude: tuple[str, ...] = (),
+        chicken: int = 1,
+        limit: int = 320,
+        profile: str | None = None,
     ) -> None:
         self.version: Final = version
         self.payoff: Final = payoff
         self.standard_value: Final = standard_value
         self.minimum: Final = minimum
         self.bonus_tiles: Final = bonus_tiles
+        self.values: Final = values
+        self.exclude: Final = exclude
+        self.chicken: Final = chicken
+        self.limit: Final = limit
+        self.profile: Final = profile
 
 
 def declared_melds(hand: Hand, size: int = 14) -> tuple[Meld, ...]:

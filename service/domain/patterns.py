@@ -2,18 +2,20 @@
 
 A predicate looks at one arrangement of a won hand and returns ``None`` when the pattern is
 absent, or a ``Hit``: how many times it counts (1 but for the per-set and per-tile patterns)
-and why, in the hand's own tiles. Values per rule version live in the table, so adding a
-version or a variant is a table edit (RULES.md §3; descriptions from sources/002).
+and why, in the hand's own tiles. Values are not here: each rule version is an entry of
+``versions.VERSIONS``, and a ``Table`` is how one rule set (a version with the table's house
+rules on top, RULES.md §6) reads this catalogue. Descriptions from sources/002.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Final
 
 from . import tiles as t
-from .decompose import Arrangement, Form
+from .decompose import ALL_FORMS, Arrangement, Form
 from .features import (
     CHOWS_2,
     CHOWS_3,
@@ -34,6 +36,7 @@ from .features import (
     WIN_FLAG,
 )
 from .hand import CHOW, KONG, PUNG, Hand, Meld, Rules, Win, set_text
+from .versions import VERSIONS, Version
 
 
 class Hit:
@@ -69,13 +72,14 @@ class Situation:
     """
 
     __slots__ = ("concealed", "features", "hand", "kongs", "mask", "melds", "rules",
-                 "seat_wind", "suits", "tiles", "value_honours", "win")  # fmt: skip
+                 "seat_wind", "suits", "table", "tiles", "value_honours", "win")  # fmt: skip
 
     def __init__(self, hand: Hand, melds: tuple[Meld, ...], win: Win, rules: Rules) -> None:
         self.hand = hand
         self.melds = melds
         self.win = win
         self.rules = rules
+        self.table = table_for(rules)
         tiles = list(hand.tiles)
         for meld in melds:
             tiles += meld.tiles
@@ -110,29 +114,26 @@ class Situation:
 Predicate = Callable[[Arrangement, Situation], Hit | None]
 
 STANDARD: frozenset[Form] = frozenset({"standard"})
-ANY_FORM: frozenset[Form] = frozenset({"standard", "seven_pairs", "thirteen_terminals"})
+ANY_FORM: frozenset[Form] = ALL_FORMS
 
 
 @dataclass(frozen=True, slots=True)
 class Pattern:
     """One entry of the catalogue.
 
-    ``values`` maps each rule version to the pattern's value (per set or per tile for the
-    patterns whose predicate counts more than once). ``forms`` are the hand forms it can
-    apply to, per version where they differ. ``stacks``: counted alongside the other patterns
-    of its series (bonus tiles).
-    ``needs``: the features (``features.CHOWS_2`` ...) without which the predicate cannot
-    hold, so that it is not even asked.
+    ``forms`` are the hand forms it can apply to (a version may say otherwise:
+    ``Version.forms``). ``stacks``: counted alongside the other patterns of its series (bonus
+    tiles). ``needs``: the features (``features.CHOWS_2`` ...) without which the predicate
+    cannot hold, so that it is not even asked.
     """
 
     id: str
     name: str
     chinese: str
     category: str
-    values: Mapping[str, int]
     description: str
     predicate: Predicate
-    forms: Mapping[str, frozenset[Form]] | frozenset[Form] = STANDARD
+    forms: frozenset[Form] = STANDARD
     stacks: bool = False
     needs: int = 0
 
@@ -142,18 +143,17 @@ class Pattern:
         return ".".join(self.id.split(".")[:2])
 
     @property
-    def key(self) -> tuple[int, ...]:
-        """The id as numbers, for ordering ("10.1" after "9.4.2")."""
-        return tuple(int(part) for part in self.id.split("."))
-
-    @property
     def bonus(self) -> bool:
         """Counted only under the bonus-tile mod."""
         return self.category == "Bonus Tiles"
 
-    def applies_to(self, form: Form, version: str) -> bool:
-        forms = self.forms if isinstance(self.forms, frozenset) else self.forms[version]
-        return form in forms
+    @property
+    def irregular_hand(self) -> Form | None:
+        """The irregular hand this pattern is (10.1, 10.2: the one form it applies to, where
+        it always holds); without the pattern, that hand is no way to win."""
+        if len(self.forms) != 1 or "standard" in self.forms:
+            return None
+        return next(iter(self.forms))
 
 
 def _sets(arrangement: Arrangement) -> str:
@@ -491,14 +491,6 @@ def _complete(kind: str) -> Predicate:
     return predicate
 
 
-def _same(value: int) -> dict[str, int]:
-    return {"3.3": value, "2.51": value}
-
-
-def _values(v33: int, v251: int) -> dict[str, int]:
-    return {"3.3": v33, "2.51": v251}
-
-
 NOT_THIRTEEN: frozenset[Form] = frozenset({"standard", "seven_pairs"})
 
 CATEGORIES = {
@@ -520,69 +512,189 @@ def _p(
     id: str,
     name: str,
     chinese: str,
-    values: dict[str, int],
     description: str,
     predicate: Predicate,
-    forms: Mapping[str, frozenset[Form]] | frozenset[Form] = STANDARD,
+    forms: frozenset[Form] = STANDARD,
     stacks: bool = False,
     needs: int = 0,
 ) -> Pattern:
     category = CATEGORIES[id.split(".")[0]]
-    return Pattern(
-        id, name, chinese, category, values, description, predicate, forms, stacks, needs
-    )
+    return Pattern(id, name, chinese, category, description, predicate, forms, stacks, needs)
 
 
 CATALOGUE: tuple[Pattern, ...] = (
-    _p("1.1", "All Sequences", "平和", _same(5), "Four chows and a pair; no condition on the pair, the wait or concealment.", all_sequences, needs=CHOWS_4),
-    _p("1.2", "Concealed Hand", "門前清", _same(5), "A regular hand with no exposed meld; winning on a discard and concealed kongs are fine. In v2.51 Seven Pairs is always concealed too.", concealed_hand, forms={"3.3": STANDARD, "2.51": NOT_THIRTEEN}, needs=CONCEALED),
-    _p("1.3", "No Terminals", "斷么九", _same(5), "Only number tiles 2 to 8: no terminals, no honours.", no_terminals, forms=ANY_FORM, needs=ONLY_MIDDLE),
-    _p("2.1.1", "Mixed One-Suit", "混一色", _same(40), "Number tiles of one suit, plus honour tiles.", mixed_one_suit, forms=ANY_FORM, needs=ONE_SUIT),
-    _p("2.1.2", "Pure One-Suit", "清一色", _values(80, 100), "Number tiles of one suit only.", pure_one_suit, forms=ANY_FORM, needs=ONE_SUIT),
-    _p("2.2", "Nine Gates", "九蓮寶燈", _same(480), "1112345678999 of one suit held (the nine-sided wait), won on any tile of that suit.", nine_gates, needs=ONE_SUIT | CONCEALED),
-    _p("3.1", "Value Honor", "番牌", _same(10), "Each pung or kong of a dragon or of the seat wind; there is no prevailing wind.", value_honor, needs=HONOUR_TRIPLET),
-    _p("3.2.1", "Small Three Dragons", "小三元", _same(40), "Two dragon pungs or kongs and a pair of the third dragon.", _small_three(t.DRAGONS, 3), needs=HONOUR_TRIPLET | TRIPLETS_2),
-    _p("3.2.2", "Big Three Dragons", "大三元", _same(130), "Pungs or kongs of all three dragons.", _big_three(t.DRAGONS, 3), needs=HONOUR_TRIPLET | TRIPLETS_3),
-    _p("3.3.1", "Small Three Winds", "小三風", _values(30, 25), "Two wind pungs or kongs and a pair of a third wind.", _small_three(t.WINDS, 3), needs=HONOUR_TRIPLET | TRIPLETS_2),
-    _p("3.3.2", "Big Three Winds", "大三風", _same(120), "Pungs or kongs of three winds.", _big_three(t.WINDS, 3), needs=HONOUR_TRIPLET | TRIPLETS_3),
-    _p("3.3.3", "Small Four Winds", "小四喜", _same(320), "Three wind pungs or kongs and a pair of the fourth wind.", _small_three(t.WINDS, 4), needs=HONOUR_TRIPLET | TRIPLETS_3),
-    _p("3.3.4", "Big Four Winds", "大四喜", _same(400), "Pungs or kongs of all four winds.", _big_three(t.WINDS, 4), needs=HONOUR_TRIPLET | TRIPLETS_4),
-    _p("3.4", "All Honors", "字一色", _same(320), "Honour tiles only.", all_honors, forms=ANY_FORM, needs=ONLY_HONOURS),
-    _p("4.1", "All Triplets", "對對和", _values(30, 40), "Four pungs or kongs.", all_triplets, needs=TRIPLETS_4),
-    _p("4.2.1", "Two Concealed Triplets", "二暗刻", _same(5), "Two concealed pungs or kongs: every tile drawn by the winner, none the winning discard.", _concealed_triplets(2), needs=CONCEALED_2),
-    _p("4.2.2", "Three Concealed Triplets", "三暗刻", _values(30, 25), "Three concealed pungs or kongs.", _concealed_triplets(3), needs=CONCEALED_2),
-    _p("4.2.3", "Four Concealed Triplets", "四暗刻", _values(125, 115), "Four concealed pungs or kongs.", _concealed_triplets(4), needs=CONCEALED_2),
-    _p("4.3.1", "One Kong", "一槓", _same(5), "One kong, exposed or concealed.", _kongs(1), needs=HAS_KONG),
-    _p("4.3.2", "Two Kong", "二槓", _same(20), "Two kongs.", _kongs(2), needs=HAS_KONG),
-    _p("4.3.3", "Three Kong", "三槓", _same(120), "Three kongs.", _kongs(3), needs=HAS_KONG),
-    _p("4.3.4", "Four Kong", "四槓", _same(480), "Four kongs.", _kongs(4), needs=HAS_KONG),
-    _p("5.1.1", "Two Identical Sequences", "一般高", _same(10), "Two identical chows (same suit, same numbers).", _identical(2), needs=CHOWS_2),
-    _p("5.1.2", "Two Identical Sequences Twice", "兩般高", _values(60, 55), "Two different pairs of identical chows.", _identical(2, groups=2), needs=CHOWS_4),
-    _p("5.1.3", "Three Identical Sequences", "一色三同順", _same(120), "Three identical chows.", _identical(3), needs=CHOWS_3),
-    _p("5.1.4", "Four Identical Sequences", "一色四同順", _same(480), "Four identical chows.", _identical(4), needs=CHOWS_4),
-    _p("6.1", "Three Similar Sequences", "三色同順", _same(35), "The same chow in all three suits.", three_similar_sequences, needs=CHOWS_3),
-    _p("6.2.1", "Small Three Similar Triplets", "三色小同刻", _values(30, 25), "Pungs or kongs of one number in two suits, the pair of that number in the third.", small_three_similar_triplets, needs=TRIPLETS_2),
-    _p("6.2.2", "Three Similar Triplets", "三色同刻", _same(120), "Pungs or kongs of one number in all three suits.", three_similar_triplets, needs=TRIPLETS_3),
-    _p("7.1", "Nine-Tile Straight", "一氣通貫", _same(40), "The chows 123, 456 and 789 of one suit.", nine_tile_straight, needs=CHOWS_3),
-    _p("7.2.1", "Three Consecutive Triplets", "三連刻", _same(100), "Pungs or kongs of three consecutive numbers of one suit.", _consecutive_triplets(3), needs=TRIPLETS_3),
-    _p("7.2.2", "Four Consecutive Triplets", "四連刻", _same(200), "Pungs or kongs of four consecutive numbers of one suit.", _consecutive_triplets(4), needs=TRIPLETS_4),
-    _p("8.1.1", "Mixed Lesser Terminals", "混全帶么", _same(40), "Every set and the pair hold a terminal or an honour.", _lesser_terminals(t.ORPHANS), needs=ORPHAN_PAIR),
-    _p("8.1.2", "Pure Lesser Terminals", "純全帶么", _same(50), "Every set and the pair hold a terminal (1 or 9).", _lesser_terminals(t.TERMINALS), needs=ORPHAN_PAIR),
-    _p("8.1.3", "Mixed Greater Terminals", "混么九", _same(100), "An All Triplets or Seven Pairs hand of terminals and honours only; never Thirteen Terminals.", mixed_greater_terminals, forms=NOT_THIRTEEN, needs=ONLY_ORPHANS),
-    _p("8.1.4", "Pure Greater Terminals", "清么九", _same(400), "Terminal number tiles (1 and 9) only.", pure_greater_terminals, forms=NOT_THIRTEEN, needs=ONLY_TERMINALS),
-    _p("9.1.1", "Final Draw", "海底撈月", _same(10), "A self-drawn win on the last tile of the wall.", _flag(lambda w: w.last_tile and w.self_drawn, "self-drawn last tile"), forms=ANY_FORM, needs=WIN_FLAG),
-    _p("9.1.2", "Final Discard", "河底撈魚", _same(10), "A win on the last discard of the hand.", _flag(lambda w: w.last_tile and not w.self_drawn, "last discard"), forms=ANY_FORM, needs=WIN_FLAG),
-    _p("9.2", "Win on Kong", "嶺上開花", _values(10, 15), "A self-drawn win on a kong's replacement tile.", _flag(lambda w: w.kong_replacement, "kong replacement tile"), forms=ANY_FORM, needs=WIN_FLAG),
-    _p("9.3", "Robbing a Kong", "搶槓", _values(10, 15), "A win on the tile another player adds to a pung to make a kong.", _flag(lambda w: w.robbing_kong, "robbed kong"), forms=ANY_FORM, needs=WIN_FLAG),
-    _p("9.4.1", "Blessing of Heaven", "天和", _values(155, 320), "East wins on the dealt 14 tiles.", _flag(lambda w: w.first_turn and w.seat == "E", "East's dealt hand"), forms=ANY_FORM, needs=WIN_FLAG),
-    _p("9.4.2", "Blessing of Earth", "地和", _values(155, 320), "Another player wins on East's first discard with the dealt 13 tiles.", _flag(lambda w: w.first_turn and w.seat != "E", "East's first discard"), forms=ANY_FORM, needs=WIN_FLAG),
-    _p("10.1", "Thirteen Terminals", "十三么九", _values(160, 320), "One of each terminal and honour, plus a pair of one of them.", _form("one of each terminal and honour"), forms=frozenset({"thirteen_terminals"})),
-    _p("10.2", "Seven Pairs", "七對子", _values(30, 25), "Seven pairs; four alike not declared as a kong are two pairs.", _form("seven pairs"), forms=frozenset({"seven_pairs"})),
-    _p("11.1.1", "Improper Flower/Season", "偏花", _same(2), "Bonus-tile mod: each flower or season not proper to the winner's seat.", _proper(False), forms=ANY_FORM, stacks=True),
-    _p("11.1.2", "Proper Flower/Season", "正花", _same(4), "Bonus-tile mod: each flower or season proper to the winner's seat (1 East ... 4 North).", _proper(True), forms=ANY_FORM, stacks=True),
-    _p("11.2.1", "Four Flowers", "齊四花", _same(10), "Bonus-tile mod: all four flowers.", _complete("flowers"), forms=ANY_FORM, stacks=True),
-    _p("11.2.2", "Four Seasons", "齊四季", _same(10), "Bonus-tile mod: all four seasons.", _complete("seasons"), forms=ANY_FORM, stacks=True),
+    _p("1.1", "All Sequences", "平和", "Four chows and a pair; no condition on the pair, the wait or concealment.", all_sequences, needs=CHOWS_4),
+    _p("1.2", "Concealed Hand", "門前清", "A regular hand with no exposed meld; winning on a discard and concealed kongs are fine. In v2.51 Seven Pairs is always concealed too.", concealed_hand, needs=CONCEALED),
+    _p("1.3", "No Terminals", "斷么九", "Only number tiles 2 to 8: no terminals, no honours.", no_terminals, forms=ANY_FORM, needs=ONLY_MIDDLE),
+    _p("2.1.1", "Mixed One-Suit", "混一色", "Number tiles of one suit, plus honour tiles.", mixed_one_suit, forms=ANY_FORM, needs=ONE_SUIT),
+    _p("2.1.2", "Pure One-Suit", "清一色", "Number tiles of one suit only.", pure_one_suit, forms=ANY_FORM, needs=ONE_SUIT),
+    _p("2.2", "Nine Gates", "九蓮寶燈", "1112345678999 of one suit held (the nine-sided wait), won on any tile of that suit.", nine_gates, needs=ONE_SUIT | CONCEALED),
+    _p("3.1", "Value Honor", "番牌", "Each pung or kong of a dragon or of the seat wind; there is no prevailing wind.", value_honor, needs=HONOUR_TRIPLET),
+    _p("3.2.1", "Small Three Dragons", "小三元", "Two dragon pungs or kongs and a pair of the third dragon.", _small_three(t.DRAGONS, 3), needs=HONOUR_TRIPLET | TRIPLETS_2),
+    _p("3.2.2", "Big Three Dragons", "大三元", "Pungs or kongs of all three dragons.", _big_three(t.DRAGONS, 3), needs=HONOUR_TRIPLET | TRIPLETS_3),
+    _p("3.3.1", "Small Three Winds", "小三風", "Two wind pungs or kongs and a pair of a third wind.", _small_three(t.WINDS, 3), needs=HONOUR_TRIPLET | TRIPLETS_2),
+    _p("3.3.2", "Big Three Winds", "大三風", "Pungs or kongs of three winds.", _big_three(t.WINDS, 3), needs=HONOUR_TRIPLET | TRIPLETS_3),
+    _p("3.3.3", "Small Four Winds", "小四喜", "Three wind pungs or kongs and a pair of the fourth wind.", _small_three(t.WINDS, 4), needs=HONOUR_TRIPLET | TRIPLETS_3),
+    _p("3.3.4", "Big Four Winds", "大四喜", "Pungs or kongs of all four winds.", _big_three(t.WINDS, 4), needs=HONOUR_TRIPLET | TRIPLETS_4),
+    _p("3.4", "All Honors", "字一色", "Honour tiles only.", all_honors, forms=ANY_FORM, needs=ONLY_HONOURS),
+    _p("4.1", "All Triplets", "對對和", "Four pungs or kongs.", all_triplets, needs=TRIPLETS_4),
+    _p("4.2.1", "Two Concealed Triplets", "二暗刻", "Two concealed pungs or kongs: every tile drawn by the winner, none the winning discard.", _concealed_triplets(2), needs=CONCEALED_2),
+    _p("4.2.2", "Three Concealed Triplets", "三暗刻", "Three concealed pungs or kongs.", _concealed_triplets(3), needs=CONCEALED_2),
+    _p("4.2.3", "Four Concealed Triplets", "四暗刻", "Four concealed pungs or kongs.", _concealed_triplets(4), needs=CONCEALED_2),
+    _p("4.3.1", "One Kong", "一槓", "One kong, exposed or concealed.", _kongs(1), needs=HAS_KONG),
+    _p("4.3.2", "Two Kong", "二槓", "Two kongs.", _kongs(2), needs=HAS_KONG),
+    _p("4.3.3", "Three Kong", "三槓", "Three kongs.", _kongs(3), needs=HAS_KONG),
+    _p("4.3.4", "Four Kong", "四槓", "Four kongs.", _kongs(4), needs=HAS_KONG),
+    _p("5.1.1", "Two Identical Sequences", "一般高", "Two identical chows (same suit, same numbers).", _identical(2), needs=CHOWS_2),
+    _p("5.1.2", "Two Identical Sequences Twice", "兩般高", "Two different pairs of identical chows.", _identical(2, groups=2), needs=CHOWS_4),
+    _p("5.1.3", "Three Identical Sequences", "一色三同順", "Three identical chows.", _identical(3), needs=CHOWS_3),
+    _p("5.1.4", "Four Identical Sequences", "一色四同順", "Four identical chows.", _identical(4), needs=CHOWS_4),
+    _p("6.1", "Three Similar Sequences", "三色同順", "The same chow in all three suits.", three_similar_sequences, needs=CHOWS_3),
+    _p("6.2.1", "Small Three Similar Triplets", "三色小同刻", "Pungs or kongs of one number in two suits, the pair of that number in the third.", small_three_similar_triplets, needs=TRIPLETS_2),
+    _p("6.2.2", "Three Similar Triplets", "三色同刻", "Pungs or kongs of one number in all three suits.", three_similar_triplets, needs=TRIPLETS_3),
+    _p("7.1", "Nine-Tile Straight", "一氣通貫", "The chows 123, 456 and 789 of one suit.", nine_tile_straight, needs=CHOWS_3),
+    _p("7.2.1", "Three Consecutive Triplets", "三連刻", "Pungs or kongs of three consecutive numbers of one suit.", _consecutive_triplets(3), needs=TRIPLETS_3),
+    _p("7.2.2", "Four Consecutive Triplets", "四連刻", "Pungs or kongs of four consecutive numbers of one suit.", _consecutive_triplets(4), needs=TRIPLETS_4),
+    _p("8.1.1", "Mixed Lesser Terminals", "混全帶么", "Every set and the pair hold a terminal or an honour.", _lesser_terminals(t.ORPHANS), needs=ORPHAN_PAIR),
+    _p("8.1.2", "Pure Lesser Terminals", "純全帶么", "Every set and the pair hold a terminal (1 or 9).", _lesser_terminals(t.TERMINALS), needs=ORPHAN_PAIR),
+    _p("8.1.3", "Mixed Greater Terminals", "混么九", "An All Triplets or Seven Pairs hand of terminals and honours only; never Thirteen Terminals.", mixed_greater_terminals, forms=NOT_THIRTEEN, needs=ONLY_ORPHANS),
+    _p("8.1.4", "Pure Greater Terminals", "清么九", "Terminal number tiles (1 and 9) only.", pure_greater_terminals, forms=NOT_THIRTEEN, needs=ONLY_TERMINALS),
+    _p("9.1.1", "Final Draw", "海底撈月", "A self-drawn win on the last tile of the wall.", _flag(lambda w: w.last_tile and w.self_drawn, "self-drawn last tile"), forms=ANY_FORM, needs=WIN_FLAG),
+    _p("9.1.2", "Final Discard", "河底撈魚", "A win on the last discard of the hand.", _flag(lambda w: w.last_tile and not w.self_drawn, "last discard"), forms=ANY_FORM, needs=WIN_FLAG),
+    _p("9.2", "Win on Kong", "嶺上開花", "A self-drawn win on a kong's replacement tile.", _flag(lambda w: w.kong_replacement, "kong replacement tile"), forms=ANY_FORM, needs=WIN_FLAG),
+    _p("9.3", "Robbing a Kong", "搶槓", "A win on the tile another player adds to a pung to make a kong.", _flag(lambda w: w.robbing_kong, "robbed kong"), forms=ANY_FORM, needs=WIN_FLAG),
+    _p("9.4.1", "Blessing of Heaven", "天和", "East wins on the dealt 14 tiles.", _flag(lambda w: w.first_turn and w.seat == "E", "East's dealt hand"), forms=ANY_FORM, needs=WIN_FLAG),
+    _p("9.4.2", "Blessing of Earth", "地和", "Another player wins on East's first discard with the dealt 13 tiles.", _flag(lambda w: w.first_turn and w.seat != "E", "East's first discard"), forms=ANY_FORM, needs=WIN_FLAG),
+    _p("10.1", "Thirteen Terminals", "十三么九", "One of each terminal and honour, plus a pair of one of them.", _form("one of each terminal and honour"), forms=frozenset({"thirteen_terminals"})),
+    _p("10.2", "Seven Pairs", "七對子", "Seven pairs; four alike not declared as a kong are two pairs.", _form("seven pairs"), forms=frozenset({"seven_pairs"})),
+    _p("11.1.1", "Improper Flower/Season", "偏花", "Bonus-tile mod: each flower or season not proper to the winner's seat.", _proper(False), forms=ANY_FORM, stacks=True),
+    _p("11.1.2", "Proper Flower/Season", "正花", "Bonus-tile mod: each flower or season proper to the winner's seat (1 East ... 4 North).", _proper(True), forms=ANY_FORM, stacks=True),
+    _p("11.2.1", "Four Flowers", "齊四花", "Bonus-tile mod: all four flowers.", _complete("flowers"), forms=ANY_FORM, stacks=True),
+    _p("11.2.2", "Four Seasons", "齊四季", "Bonus-tile mod: all four seasons.", _complete("seasons"), forms=ANY_FORM, stacks=True),
 )  # fmt: skip
 
-VERSIONS: Final = ("3.3", "2.51")
-BY_ID = {pattern.id: pattern for pattern in CATALOGUE}
+BY_ID: Final = {pattern.id: pattern for pattern in CATALOGUE}
+
+
+# ---- How a rule set reads the catalogue -----------------------------------------------------
+
+Step = tuple[Predicate, Pattern, int, bool]  # predicate, pattern, value, stacks
+Plan = tuple[tuple[Step, ...], ...]
+PlanKey = tuple[Form, bool, int]  # form, bonus tiles, features
+
+
+class Table:
+    """One rule set's reading of the catalogue (RULES.md §3, §6): each pattern's value after
+    the overrides (patterns the version lacks have none unless an override gives one), the
+    excluded patterns, the forms each pattern applies to, and the hand forms that can win.
+
+    Built once per rule set (``table_for``). Its plans, the patterns worth asking per
+    (form, bonus tiles, features), are made on first use; a ``kept`` table (a version's, a
+    profile's) keeps them itself: several hundred over a varied day, ~1.6 KB each.
+    """
+
+    __slots__ = ("excluded", "forms", "kept", "plans", "values", "wins")
+
+    def __init__(
+        self,
+        version: Version,
+        values: Mapping[str, int],
+        exclude: Collection[str],
+        kept: bool = False,
+    ) -> None:
+        self.kept: Final = kept
+        self.values: Final = {**version.values, **values}
+        self.excluded: Final = frozenset(exclude)
+        self.forms: Final = {p.id: version.forms.get(p.id, p.forms) for p in CATALOGUE}
+        self.wins: Final[frozenset[Form]] = frozenset(
+            ["standard", *(form for id, form in IRREGULAR.items() if self.counts(id))]
+        )
+        self.plans: Final[dict[PlanKey, Plan]] = {}
+
+    def counts(self, pattern_id: str) -> bool:
+        """Whether this rule set counts the pattern: it has a value and is not excluded."""
+        return pattern_id in self.values and pattern_id not in self.excluded
+
+    def plan(self, key: PlanKey) -> Plan:
+        """The plan for ``key``, kept for the next hand: in this table if it is ``kept``, else
+        in a cache that all the tables of requests' own house rules share, and bounded, since
+        clients choose those rule sets."""
+        if not self.kept:
+            return _house_plan(self, key)
+        plan = self.plans[key] = self.make_plan(key)
+        return plan
+
+    def make_plan(self, key: PlanKey) -> Plan:
+        """The patterns that can apply, as series in id order, each from its most valuable
+        down (ties in id order).
+
+        Patterns whose ``needs`` the hand lacks are left out. Stacking series (bonus tiles)
+        keep id order: all their patterns count. Steps are plain tuples: this loop is the
+        hottest of the service.
+        """
+        form, bonus_tiles, features = key
+        values = self.values
+        series: dict[str, list[Pattern]] = {}
+        for pattern in CATALOGUE:
+            if (
+                self.counts(pattern.id)
+                and form in self.forms[pattern.id]
+                and (bonus_tiles or not pattern.bonus)
+                and pattern.needs & features == pattern.needs
+            ):
+                series.setdefault(pattern.series, []).append(pattern)
+        plan = tuple(
+            tuple(
+                (p.predicate, p, values[p.id], p.stacks)
+                for p in (
+                    members if members[0].stacks else sorted(members, key=lambda p: -values[p.id])
+                )
+            )
+            for members in series.values()
+        )
+        return plan
+
+
+IRREGULAR: Final = {p.id: form for p in CATALOGUE if (form := p.irregular_hand) is not None}
+
+RuleKey = tuple[str, tuple[tuple[str, int], ...], tuple[str, ...]]  # version, values, exclude
+
+_VERSION_TABLES: Final = {
+    name: Table(version, {}, (), kept=True) for name, version in VERSIONS.items()
+}
+# The tables of the operator's profiles (rulesets.install_profiles): built once, at start.
+_PINNED: Final[dict[RuleKey, Table]] = {}
+
+
+def table_for(rules: Rules) -> Table:
+    """The table of a rule set: a version's own, a profile's, or one built for a request's
+    house rules and kept among the last ``HOUSE_TABLES`` used."""
+    if not rules.values and not rules.exclude:
+        return _VERSION_TABLES[rules.version]
+    key = _key(rules)
+    table = _PINNED.get(key)
+    return table if table is not None else _house_table(key)
+
+
+def _key(rules: Rules) -> RuleKey:
+    return (rules.version, rules.values, rules.exclude)
+
+
+def _build(key: RuleKey, kept: bool = False) -> Table:
+    version, values, exclude = key
+    return Table(VERSIONS[version], dict(values), exclude, kept)
+
+
+# Bounded, since the clients choose these keys: at most 64 tables (~4 KB each) and 512 plans
+# (~1.6 KB each, each keeping its table alive): ~3 MB at worst.
+HOUSE_TABLES: Final = 64
+HOUSE_PLANS: Final = 512
+_house_table: Final = lru_cache(maxsize=HOUSE_TABLES)(_build)
+_house_plan: Final = lru_cache(maxsize=HOUSE_PLANS)(Table.make_plan)
+
+
+def pin_tables(rule_sets: Collection[Rules]) -> None:
+    """Build the tables of these rule sets now and keep them, in place of those pinned before."""
+    _PINNED.clear()
+    _PINNED.update({_key(rules): _build(_key(rules), kept=True) for rules in rule_sets
+                    if rules.values or rules.exclude})  # fmt: skip

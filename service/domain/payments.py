@@ -3,13 +3,27 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Final
 
 from .hand import Rules, Win
 from .tiles import SEATS
 
-# A scheme gives (what the responsible player pays, what each other loser pays) for a
-# discard win; a self-drawn win (or one paid as such) is paid by all three alike.
+# What each loser pays on a self-drawn win (or one paid as such), from the value and the
+# standard value; and (what the responsible player pays, what each other loser pays) on a
+# discard win.
+_SelfDrawShare = Callable[[int, int], int]
 _DiscardShares = Callable[[int, int], tuple[int, int]]
+
+
+@dataclass(frozen=True, slots=True)
+class Scheme:
+    """A payoff scheme. ``house``: a table's own agreement, not one of v2.51's four schemes."""
+
+    description: str
+    self_draw: _SelfDrawShare
+    discard: _DiscardShares
+    house: bool = False
 
 
 def _formal(value: int, standard: int) -> tuple[int, int]:
@@ -20,12 +34,52 @@ def _formal(value: int, standard: int) -> tuple[int, int]:
     return 3 * value - 2 * standard, standard
 
 
-SCHEMES: dict[str, tuple[int, _DiscardShares]] = {
-    # name: (self-draw multiple per player, discard shares)
-    "formal": (1, _formal),
-    "uniform": (1, lambda value, standard: (value, value)),
-    "discarder_pays_all": (1, lambda value, standard: (3 * value, 0)),
-    "discarder_pays_double": (4, lambda value, standard: (6 * value, 3 * value)),
+def _formal_double_discard(value: int, standard: int) -> tuple[int, int]:
+    # The part within the standard value is paid uniformly, the excess as under
+    # discarder_pays_double: the winner collects 3 x base + 12 x excess.
+    base, excess = min(value, standard), max(0, value - standard)
+    return base + 6 * excess, base + 3 * excess
+
+
+def _formal_double_self_draw(value: int, standard: int) -> int:
+    return min(value, standard) + 4 * max(0, value - standard)
+
+
+# The first is the default.
+SCHEMES: Final = {
+    "formal": Scheme(
+        "Each other player pays the value for a self-draw or a hand up to the standard value;"
+        " above it, on a discard, the two others pay the standard value and the responsible"
+        " player 3 x value - 2 x standard value.",
+        lambda value, standard: value,
+        _formal,
+    ),
+    "uniform": Scheme(
+        "Each other player pays the value.",
+        lambda value, standard: value,
+        lambda value, standard: (value, value),
+    ),
+    "discarder_pays_all": Scheme(
+        "Discard: the responsible player pays 3 x value; self-draw: each other player pays"
+        " the value.",
+        lambda value, standard: value,
+        lambda value, standard: (3 * value, 0),
+    ),
+    "discarder_pays_double": Scheme(
+        "Discard: the responsible player pays 6 x value, the others 3 x each; self-draw: each"
+        " other player pays 4 x value.",
+        lambda value, standard: 4 * value,
+        lambda value, standard: (6 * value, 3 * value),
+    ),
+    "formal_double": Scheme(
+        "The formal scheme with the excess over the standard value paid as under"
+        " discarder_pays_double: with B = min(value, standard value) and E the excess, a"
+        " discard costs the responsible player B + 6E and each other B + 3E, a self-draw"
+        " each B + 4E (house rule; v2.51: to be agreed upon before the game).",
+        _formal_double_self_draw,
+        _formal_double_discard,
+        house=True,
+    ),
 }
 
 
@@ -38,12 +92,12 @@ def responsible(win: Win) -> str | None:
 
 def payments(value: int, win: Win, rules: Rules) -> dict[str, int]:
     """By seat: positive received, negative paid; always summing to zero."""
-    self_draw_multiple, discard_shares = SCHEMES[rules.payoff]
+    scheme = SCHEMES[rules.payoff]
     payer = responsible(win)
     if payer is None:
-        own = other = self_draw_multiple * value
+        own = other = scheme.self_draw(value, rules.standard_value)
     else:
-        own, other = discard_shares(value, rules.standard_value)
+        own, other = scheme.discard(value, rules.standard_value)
     result = {"E": 0, "S": 0, "W": 0, "N": 0}  # seat order, as the response lists them
     received = 0
     for seat in SEATS:

@@ -2,21 +2,19 @@
 
 from __future__ import annotations
 
-from functools import cache
 from typing import Final, Literal
 
 from . import tiles as t
-from .decompose import Arrangement, Form, arrangements
+from .decompose import Arrangement, arrangements
 from .errors import Problem
 from .hand import Hand, Meld, Rules, Win, check_context, check_winning_tile, declared_melds
-from .patterns import CATALOGUE, VERSIONS, Pattern, Predicate, Situation
+from .patterns import Pattern, Situation
 
-LIMIT: Final = 320
 Limit = Literal["none", "capped", "single_pattern"]
 
 
 class Counted:
-    """A pattern held by the hand: its value in the version in force, ``times`` over."""
+    """A pattern held by the hand: its value in the rules in force, ``times`` over."""
 
     __slots__ = ("pattern", "reason", "times", "value")
 
@@ -32,8 +30,9 @@ class Counted:
 
 
 CHICKEN = Pattern(
-    "0", "Chicken Hand", "雞糊", "Chicken Hand", {v: 1 for v in VERSIONS},
-    "A winning hand with no pattern scores 1 point.", lambda arrangement, hand: None,
+    "0", "Chicken Hand", "雞糊", "Chicken Hand",
+    "A winning hand with no pattern scores 1 point (rules.chicken).",
+    lambda arrangement, hand: None,
 )  # fmt: skip
 
 
@@ -61,44 +60,15 @@ class Score:
         self.score: Final = score
 
 
-_Step = tuple[Predicate, Pattern, int, bool]  # predicate, pattern, value, stacks
-_PlanKey = tuple[str, Form, bool, int]  # version, form, bonus tiles, features
-
-
-@cache
-def _plan(key: _PlanKey) -> tuple[tuple[_Step, ...], ...]:
-    """The patterns that can apply, as series in id order, each from its most valuable down.
-
-    Patterns whose ``needs`` the hand lacks are left out. Stacking series (bonus tiles) keep
-    id order: all their patterns count. Steps are plain tuples: this loop is the hottest of
-    the service, and there are only a few dozen distinct plans.
-    """
-    version, form, bonus_tiles, features = key
-    series: dict[str, list[Pattern]] = {}
-    for pattern in CATALOGUE:
-        if (
-            pattern.applies_to(form, version)
-            and (bonus_tiles or not pattern.bonus)
-            and pattern.needs & features == pattern.needs
-        ):
-            series.setdefault(pattern.series, []).append(pattern)
-    return tuple(
-        tuple(
-            (p.predicate, p, p.values[version], p.stacks)
-            for p in (
-                members if members[0].stacks else sorted(members, key=lambda p: -p.values[version])
-            )
-        )
-        for members in series.values()
-    )
-
-
 def held_patterns(arrangement: Arrangement, hand: Situation) -> list[Counted]:
     """The patterns this arrangement holds, in id order: one per series but bonus tiles."""
-    rules = hand.rules
-    key = (rules.version, arrangement.form, rules.bonus_tiles, arrangement.features | hand.features)
+    table = hand.table
+    key = (arrangement.form, hand.rules.bonus_tiles, arrangement.features | hand.features)
+    plan = table.plans.get(key)
+    if plan is None:
+        plan = table.plan(key)
     found = []
-    for series in _plan(key):
+    for series in plan:
         for predicate, pattern, value, stacks in series:
             hit = predicate(arrangement, hand)
             if hit is not None:
@@ -108,26 +78,34 @@ def held_patterns(arrangement: Arrangement, hand: Situation) -> list[Counted]:
     return found
 
 
-def apply_limit(held: list[Counted]) -> tuple[tuple[Counted, ...], tuple[Counted, ...], Limit]:
-    """Counted and not-counted patterns and the limit that applies (RULES.md §2).
+def apply_limit(
+    held: list[Counted], rules: Rules
+) -> tuple[tuple[Counted, ...], tuple[Counted, ...], Limit]:
+    """Counted and not-counted patterns and the limit that applies (RULES.md §2, §6).
 
-    A pattern listed at 320 or more is scored alone: the highest, ties to the lowest id.
+    A hand with no pattern is a Chicken Hand worth ``rules.chicken``. A pattern valued at the
+    limit or more is scored alone: the one worth the most points (value x count: they differ
+    for 3.1 and 11.1.x only), ties to the lowest id; ``held`` is in id order.
     """
-    limit_patterns = [counted for counted in held if counted.value >= LIMIT]
-    if limit_patterns:
-        best = max(limit_patterns, key=lambda c: (c.value, [-n for n in c.pattern.key]))
-        return (best,), tuple(c for c in held if c is not best), "single_pattern"
     if not held:
-        return (Counted(CHICKEN, 1, 1, "no pattern"),), (), "none"
-    if sum(counted.points for counted in held) > LIMIT:
+        held = [Counted(CHICKEN, rules.chicken, 1, "no pattern")]
+    limit = rules.limit
+    best: Counted | None = None
+    for counted in held:
+        if counted.value >= limit and (best is None or counted.points > best.points):
+            best = counted
+    if best is not None:
+        return (best,), tuple(c for c in held if c is not best), "single_pattern"
+    if sum(counted.points for counted in held) > limit:
         return tuple(held), (), "capped"
     return tuple(held), (), "none"
 
 
 def score_arrangement(arrangement: Arrangement, hand: Situation) -> Score:
-    counted, not_counted, limit = apply_limit(held_patterns(arrangement, hand))
+    rules = hand.rules
+    counted, not_counted, limit = apply_limit(held_patterns(arrangement, hand), rules)
     points = sum(c.points for c in counted)
-    score = LIMIT if limit == "capped" else points
+    score = rules.limit if limit == "capped" else points
     return Score(arrangement, hand, counted, not_counted, points, limit, score)
 
 
@@ -146,14 +124,18 @@ def best_score(hand: Hand, melds: tuple[Meld, ...], win: Win, rules: Rules) -> S
     triplet reading is the one reported.
     """
     readings = arrangements(hand.tiles, melds, hand.winning_tile, on_discard=not win.self_drawn)
+    situation = Situation(hand, melds, win, rules)
+    wins = situation.table.wins
+    if len(wins) < len(WAYS):  # an irregular hand excluded, or missing from the version
+        readings = [reading for reading in readings if reading.form in wins]
     if not readings:
+        ways = [way for form, way in WAYS.items() if form in wins]
         raise Problem.at(
             "not_a_winning_hand",
             "hand.tiles",
-            f"{t.compact(hand.tiles)} with {len(melds)} melds forms no winning hand: four sets"
-            " and a pair, Seven Pairs or Thirteen Terminals",
+            f"{t.compact(hand.tiles)} with {len(melds)} melds forms no winning hand: "
+            + (f"{', '.join(ways[:-1])} or {ways[-1]}" if len(ways) > 1 else ways[0]),
         )
-    situation = Situation(hand, melds, win, rules)
     best: Score | None = None
     for arrangement in readings:
         candidate = score_arrangement(arrangement, situation)
@@ -163,6 +145,13 @@ def best_score(hand: Hand, melds: tuple[Meld, ...], win: Win, rules: Rules) -> S
     if best.score < rules.minimum:
         raise BelowMinimum(best)
     return best
+
+
+WAYS: Final = {
+    "standard": "four sets and a pair",
+    "seven_pairs": "Seven Pairs",
+    "thirteen_terminals": "Thirteen Terminals",
+}
 
 
 class BelowMinimum(Problem):

@@ -8,6 +8,7 @@ from . import tiles as t
 from .decompose import is_winning
 from .errors import Problem
 from .hand import Hand, Meld, Rules, Win, check_robbed_tile, check_win, declared_melds, visible
+from .patterns import table_for
 from .scoring import Score, best_score
 
 
@@ -43,12 +44,13 @@ def waits(hand: Hand, win: Win, rules: Rules) -> list[Wait]:
         raise problems[0]
     seen = visible(hand.tiles, melds)
     held = t.counts(hand.tiles)
+    wins = table_for(rules).wins  # an excluded irregular hand is no way to win
     found = []
     for tile in range(t.KINDS):
         if seen[tile] == 4:
             continue
         held[tile] = held[tile] + 1
-        completes = is_winning(held, len(melds))
+        completes = is_winning(held, len(melds), wins)
         held[tile] = held[tile] - 1
         if not completes:
             continue
