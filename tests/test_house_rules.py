@@ -32,13 +32,13 @@ from service.cli import _parser
 from service.domain.errors import Problem
 from service.domain.hand import Rules, Win
 from service.domain.patterns import (
+    _HOUSE_PLANS,
+    _HOUSE_TABLES,
     BY_ID,
     CATALOGUE,
     HOUSE_PLANS,
     HOUSE_TABLES,
     Table,
-    _house_plan,
-    _house_table,
     table_for,
 )
 from service.domain.payments import SCHEMES, payments
@@ -473,16 +473,18 @@ def test_a_profile_s_table_is_built_once(club: None) -> None:
     pinned = table_for(club_rules)
     assert table_for(resolve({"profile": "club"})) is pinned
     # Clients' own rule sets cannot push it out: theirs are kept in a bounded cache.
-    for value in range(2 * HOUSE_TABLES):
-        table_for(resolve({"values": {"1.1": value}}))
-    assert _house_table.cache_info().currsize == HOUSE_TABLES
+    _HOUSE_TABLES.cache_clear()
+    for value in range(2 * HOUSE_TABLES + 3):
+        table_for(resolve({"values": {"1.1": 1000 + value}}))  # none the official value
+    assert len(_HOUSE_TABLES) == 3  # emptied when full, twice
     assert table_for(club_rules) is pinned
 
 
 def test_the_plans_of_house_rules_are_bounded_and_a_profile_s_kept(club: None) -> None:
+    _HOUSE_PLANS.cache_clear()
     for value in range(HOUSE_PLANS + 10):  # a table, and so a plan, per value
-        engine.score(with_rules({"values": {"3.1": value}}))
-    assert _house_plan.cache_info().currsize == HOUSE_PLANS
+        engine.score(with_rules({"values": {"3.1": 1000 + value}}))
+    assert len(_HOUSE_PLANS) == 10  # emptied when full, then ten more
     assert table_for(resolve({"values": {"3.1": 7}})).plans == {}  # in the shared cache
     engine.score(with_rules({"profile": "club"}))
     assert len(table_for(profiles()["club"]).plans) == 1

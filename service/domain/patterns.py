@@ -11,7 +11,6 @@ from __future__ import annotations
 
 from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass
-from functools import lru_cache
 from typing import Final
 
 from . import tiles as t
@@ -36,6 +35,7 @@ from .features import (
     WIN_FLAG,
 )
 from .hand import CHOW, KONG, PUNG, Hand, Meld, Rules, Win, set_text
+from .memo import Memo
 from .versions import VERSIONS, Version
 
 
@@ -620,7 +620,9 @@ class Table:
         in a cache that all the tables of requests' own house rules share, and bounded, since
         clients choose those rule sets."""
         if not self.kept:
-            return _house_plan(self, key)
+            shared = (self, key)
+            found = _HOUSE_PLANS.get(shared)
+            return found if found is not None else _HOUSE_PLANS.put(shared, self.make_plan(key))
         plan = self.plans[key] = self.make_plan(key)
         return plan
 
@@ -672,8 +674,8 @@ def table_for(rules: Rules) -> Table:
     if not rules.values and not rules.exclude:
         return _VERSION_TABLES[rules.version]
     key = _key(rules)
-    table = _PINNED.get(key)
-    return table if table is not None else _house_table(key)
+    table = _PINNED.get(key) or _HOUSE_TABLES.get(key)
+    return table if table is not None else _HOUSE_TABLES.put(key, _build(key))
 
 
 def _key(rules: Rules) -> RuleKey:
@@ -689,8 +691,8 @@ def _build(key: RuleKey, kept: bool = False) -> Table:
 # (~1.6 KB each, each keeping its table alive): ~3 MB at worst.
 HOUSE_TABLES: Final = 64
 HOUSE_PLANS: Final = 512
-_house_table: Final = lru_cache(maxsize=HOUSE_TABLES)(_build)
-_house_plan: Final = lru_cache(maxsize=HOUSE_PLANS)(Table.make_plan)
+_HOUSE_TABLES: Final[Memo[RuleKey, Table]] = Memo(HOUSE_TABLES)
+_HOUSE_PLANS: Final[Memo[tuple[Table, PlanKey], Plan]] = Memo(HOUSE_PLANS)
 
 
 def pin_tables(rule_sets: Collection[Rules]) -> None:
