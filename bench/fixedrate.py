@@ -98,10 +98,14 @@ def run(
     while (started < total or live) and time.perf_counter() < deadline:
         now = time.perf_counter()
         while started < total and start + started / rate <= now:
-            sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-            sock.setblocking(False)
-            exchange = _Exchange(start + started / rate, requests[started % len(requests)], sock)
+            index = started
             started += 1
+            try:
+                sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+            except OSError:  # out of descriptors: the server answers slower than the rate
+                continue  # counted as a failure
+            sock.setblocking(False)
+            exchange = _Exchange(start + index / rate, requests[index % len(requests)], sock)
             code = sock.connect_ex((host, port))
             if code not in (0, errno.EINPROGRESS):
                 sock.close()  # refused: counted as a failure

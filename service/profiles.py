@@ -12,14 +12,14 @@ from __future__ import annotations
 import json
 import re
 import sys
-from itertools import islice
 from pathlib import Path
 from typing import Any
 
 from marshmallow import ValidationError
 
 from .domain.rulesets import install_profiles
-from .schemas import ProfileSchema, flatten
+from .loader import flatten
+from .schemas import ProfileSchema
 
 NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,63}")
 _SCHEMA = ProfileSchema()
@@ -54,7 +54,7 @@ def read(path: str) -> dict[str, dict[str, Any]]:
         try:
             profiles[name] = _SCHEMA.load(fields)
         except ValidationError as error:
-            faults = list(islice(flatten(error.messages, name), 3))
+            faults = flatten(error.messages, name, 3)
             listed = "; ".join(f"{fault['path']}: {fault['message']}" for fault in faults)
             raise ProfileError(f"{path}: {_one_line(listed)}") from None
     return profiles

@@ -7,7 +7,6 @@ marshmallow checks shape and types and parses the tile notation; what makes a ha
 from __future__ import annotations
 
 from collections.abc import Mapping
-from itertools import islice
 from typing import Any
 
 from marshmallow import Schema, ValidationError, fields, missing, post_load, validate
@@ -20,7 +19,7 @@ from .domain.patterns import BY_ID, CATALOGUE
 from .domain.payments import SCHEMES
 from .domain.rulesets import profile_names
 from .domain.versions import VERSIONS
-from .loader import MAX_TILE_LIST, MAX_TILE_STRING, read_tiles
+from .loader import MAX_TILE_LIST, MAX_TILE_STRING, flatten, read_tiles, shorten
 
 __all__ = ["MAX_BATCH", "MAX_BODY", "MAX_MELDS", "MAX_TILE_LIST", "MAX_TILE_STRING",
            "MAX_VALUE", "load"]  # fmt: skip
@@ -158,7 +157,7 @@ def _not_a_pattern(value: str) -> str:
     parent = value.rsplit(".", 1)[0] + "."
     near = [p.id for p in CATALOGUE if p.id.startswith(parent)]
     return (
-        f"{_shorten(repr(value), 20)} is not a pattern id: the ids are those of GET"
+        f"{shorten(repr(value), 20)} is not a pattern id: the ids are those of GET"
         f" /v1/patterns, {CATALOGUE[0].id} to {CATALOGUE[-1].id}"
         + (f" ({parent}x: {', '.join(near)})" if near else "")
     )
@@ -238,22 +237,34 @@ class BatchRequestSchema(Schema):
 
 def load(schema: Schema, payload: Any) -> dict[str, Any]:
     """Validate ``payload``; a failure is an ``invalid_request`` Problem listing every field."""
+    converter = _fast_loader(schema)
     try:
-        return _fast_loader(schema).load(payload)  # type: ignore[return-value]
+        return converter.load(payload)  # type: ignore[return-value]
     except (loader.Doubt, ValidationError):
         pass
     if not isinstance(payload, Mapping):
         raise Problem.at("invalid_request", "$", "the body must be a JSON object")
+    messages = explain(converter, payload)
+    if not messages:  # the fast path doubted what it cannot explain: marshmallow decides
+        try:
+            return schema.load(payload)  # type: ignore[no-any-return]
+        except ValidationError as error:
+            messages = error.messages
+    # Capped, so that a problem never grows with a hostile input.
+    errors = flatten(messages, "", MAX_ERRORS)
+    detail = "; ".join(f"{e['path']}: {e['message']}" for e in errors[:5])
+    raise Problem("invalid_request", detail, errors)
+
+
+def explain(converter: loader.Record, payload: Mapping[str, Any]) -> loader.Messages:
+    """The fast path's account of what is wrong (see loader.py), empty if it has none."""
     try:
-        return schema.load(payload)  # type: ignore[no-any-return]
-    except ValidationError as error:
-        # Capped, so that a problem never grows with a hostile input.
-        errors = list(islice(flatten(error.messages, ""), MAX_ERRORS))
-        detail = "; ".join(f"{e['path']}: {e['message']}" for e in errors[:5])
-        raise Problem("invalid_request", detail, errors) from None
+        return converter.explain(payload)
+    except loader.Doubt:
+        return {}
 
 
-def _fast_loader(schema: Schema) -> loader.Converter:
+def _fast_loader(schema: Schema) -> loader.Record:
     """The compiled converters for ``schema`` (see loader.py), made once per schema."""
     converter = _converters.get(id(schema))
     if converter is None:
@@ -261,14 +272,16 @@ def _fast_loader(schema: Schema) -> loader.Converter:
     return converter
 
 
-_converters: dict[int, loader.Converter] = {}
+_converters: dict[int, loader.Record] = {}
 
 
 def _record(schema: Schema) -> loader.Record:
     loaded = schema.load_fields.items()
     return loader.Record(
         {
-            field.data_key or name: loader.Field(name, _converter(field), field.required)
+            field.data_key or name: loader.Field(
+                name, _converter(field), field.required, _explainer(field)
+            )
             for name, field in loaded
         },
         {
@@ -278,6 +291,21 @@ def _record(schema: Schema) -> loader.Record:
         },
         getattr(schema, "model", None),
     )
+
+
+def _explainer(field: fields.Field[Any]) -> loader.Explain | None:
+    """marshmallow's messages for a wrong value of ``field`` (a nested record explains itself)."""
+    if isinstance(field, fields.Nested):
+        return None
+
+    def explain(value: object) -> loader.Messages | None:
+        try:
+            field.deserialize(value)
+        except ValidationError as error:
+            return error.messages
+        return None
+
+    return explain
 
 
 def _constant(default: Any) -> Any:
@@ -309,35 +337,3 @@ def _converter(field: fields.Field[Any]) -> loader.Converter:
             return loader.Number(bounds.min, bounds.max)
     # Anything else: the field's own code, unchanged.
     return loader.Checked(lambda value: field._deserialize(value, None, None), validators)
-
-
-def _shorten(text: str, limit: int = 40) -> str:
-    return text if len(text) <= limit else text[: limit - 1] + "…"
-
-
-_PLAIN = {
-    "Unknown field.": "unknown field: remove it",
-    "Missing data for required field.": "required",
-    "Field may not be null.": "must not be null",
-    "Invalid input type.": "wrong type: expected an object",
-    "Not a valid list.": "must be a list",
-    "Not a valid string.": "must be a string",
-}
-
-
-def flatten(messages: Any, path: str) -> Any:
-    if isinstance(messages, dict):
-        for key, value in messages.items():
-            if key == "_schema":
-                yield from flatten(value, path)
-            elif isinstance(key, int):
-                yield from flatten(value, f"{path}[{key}]")
-            else:
-                name = _shorten(str(key))
-                yield from flatten(value, f"{path}.{name}" if path else name)
-    elif isinstance(messages, list):
-        for message in messages:
-            yield from flatten(message, path)
-    else:
-        message = _shorten(_PLAIN.get(str(messages), str(messages)), 200)
-        yield {"path": path or "$", "message": message}
