@@ -22,6 +22,7 @@ from .domain.hand import Hand, MeldSpec, Rules, Win
 from .domain.rulesets import resolve
 
 MAX_TILE_STRING: Final = 64
+MAX_ERRORS: Final = 20  # errors a problem lists at most
 MAX_TILE_LIST: Final = 18
 
 
@@ -88,40 +89,86 @@ def make_rules(data: dict[str, Any]) -> Rules:
     return resolve(data)
 
 
+# What a field's messages are when a value is wrong: marshmallow's own messages for it, the
+# same shape as ``ValidationError.messages`` (a list of strings, or a dict of them by key or
+# index), or None when the value is fine.
+Messages = list[str] | dict[Any, Any]
+Explain = Callable[[object], Messages | None]
+
+
 class Converter:
-    """One field: its JSON value in, the loaded value out, or ``Doubt``."""
+    """One field: its JSON value in, the loaded value out, or ``Doubt``; and, for a value in
+    doubt, what is wrong with it in marshmallow's words (``explain``), given to it by
+    schemas.py, or ``Doubt`` again when it cannot tell."""
 
     def load(self, value: object) -> object:
         raise NotImplementedError
+
+    def explain(self, value: object) -> Messages | None:
+        raise Doubt
+
+
+def _said(message: str | None) -> Messages:
+    if message is None:
+        raise Doubt
+    return [message]
 
 
 class Choice(Converter):
     """A string, one of ``choices`` (or any string when there are none)."""
 
-    def __init__(self, choices: frozenset[str] | None) -> None:
+    def __init__(
+        self,
+        choices: frozenset[str] | None,
+        not_a_string: str | None = None,
+        not_a_choice: str | None = None,
+    ) -> None:
         self.choices = choices
+        self.not_a_string = not_a_string
+        self.not_a_choice = not_a_choice
 
     def load(self, value: object) -> object:
         if not isinstance(value, str) or (self.choices is not None and value not in self.choices):
             raise Doubt
         return value
 
+    def explain(self, value: object) -> Messages | None:
+        if not isinstance(value, str):
+            return _said(self.not_a_string)
+        if self.choices is not None and value not in self.choices:
+            return _said(self.not_a_choice)
+        return None
+
 
 class Flag(Converter):
     """JSON true or false."""
+
+    def __init__(self, not_a_flag: str | None = None) -> None:
+        self.not_a_flag = not_a_flag
 
     def load(self, value: object) -> object:
         if not isinstance(value, bool):
             raise Doubt
         return value
 
+    def explain(self, value: object) -> Messages | None:
+        return None if isinstance(value, bool) else _said(self.not_a_flag)
+
 
 class Number(Converter):
     """A JSON integer (not a bool) from ``low`` to ``high``."""
 
-    def __init__(self, low: int, high: int) -> None:
+    def __init__(
+        self,
+        low: int,
+        high: int,
+        not_an_integer: str | None = None,
+        out_of_range: str | None = None,
+    ) -> None:
         self.low = low
         self.high = high
+        self.not_an_integer = not_an_integer
+        self.out_of_range = out_of_range
 
     def load(self, value: object) -> object:
         if not isinstance(value, int) or isinstance(value, bool):
@@ -129,6 +176,13 @@ class Number(Converter):
         if not self.low <= value <= self.high:
             raise Doubt
         return value
+
+    def explain(self, value: object) -> Messages | None:
+        if not isinstance(value, int) or isinstance(value, bool):
+            return _said(self.not_an_integer)
+        if not self.low <= value <= self.high:
+            return _said(self.out_of_range)
+        return None
 
 
 class Tiles(Converter):
@@ -143,14 +197,29 @@ class Tiles(Converter):
         except t.TileError:
             raise Doubt from None
 
+    def explain(self, value: object) -> Messages | None:
+        try:
+            read_tiles(value, self.single)
+        except t.TileError as error:
+            return [str(error)]
+        return None
+
 
 class Items(Converter):
     """A list of at most ``longest`` items, each loaded by ``item``; ``distinct`` items."""
 
-    def __init__(self, item: Converter, longest: int, distinct: bool) -> None:
+    def __init__(
+        self,
+        item: Converter,
+        longest: int,
+        distinct: bool,
+        words: tuple[str | None, str | None, str | None] = (None, None, None),
+    ) -> None:
         self.item = item
         self.longest = longest
         self.distinct = distinct
+        # What marshmallow says of a value that is no list, too long, or with repeated items.
+        self.not_a_list, self.too_long, self.repeated = words
 
     def load(self, value: object) -> object:
         if not isinstance(value, list) or len(value) > self.longest:
@@ -160,6 +229,29 @@ class Items(Converter):
         if self.distinct and len(set(out)) != len(out):
             raise Doubt
         return out
+
+    def explain(self, value: object) -> Messages | None:
+        if not isinstance(value, list):
+            return _said(self.not_a_list)
+        if len(value) > self.longest:
+            return _said(self.too_long)
+        errors: dict[int, Messages] = {}
+        out = []
+        for index, x in enumerate(value):
+            if x is None:
+                errors[index] = _NULL
+                continue
+            try:
+                out.append(self.item.load(x))
+            except Doubt:
+                found = self.item.explain(x)
+                if found:
+                    errors[index] = found
+        if errors:
+            return errors
+        if self.distinct and len(set(out)) != len(out):
+            return _said(self.repeated)
+        return None
 
 
 class Checked(Converter):
@@ -179,13 +271,6 @@ class Checked(Converter):
         for check in self.checks:
             check(out)
         return out
-
-
-# What a field's messages are when a value is wrong: marshmallow's own messages for it, the
-# same shape as ``ValidationError.messages`` (a list of strings, or a dict of them by key or
-# index), or None when the value is fine.
-Messages = list[str] | dict[Any, Any]
-Explain = Callable[[object], "Messages | None"]
 
 
 class Field:
@@ -251,22 +336,28 @@ class Record(Converter):
         for key, field in self.fields.items():
             if key not in value:
                 if field.required:
-                    errors[key] = ["Missing data for required field."]
+                    errors[key] = _MISSING
                 continue
             item = value[key]
             if item is None:
-                errors[key] = ["Field may not be null."]
+                errors[key] = _NULL
                 continue
-            converter = field.converter
-            found = converter.explain(item) if isinstance(converter, Record) else None
-            if field.explain is not None:
-                found = field.explain(item)
+            try:
+                found = field.converter.explain(item)
+            except Doubt:  # only marshmallow can tell: its field explains
+                found = None if field.explain is None else field.explain(item)
             if found:
                 errors[key] = found
         for key in value:
             if key not in self.fields:
-                errors[key] = ["Unknown field."]
+                errors[key] = _UNKNOWN
         return errors
+
+
+# Shared, never changed: a hostile request may hold a hundred unknown keys.
+_MISSING: Final = ["Missing data for required field."]
+_NULL: Final = ["Field may not be null."]
+_UNKNOWN: Final = ["Unknown field."]
 
 
 _PLAIN: Final = {

@@ -6,7 +6,7 @@ marshmallow checks shape and types and parses the tile notation; what makes a ha
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from marshmallow import Schema, ValidationError, fields, missing, post_load, validate
@@ -19,7 +19,7 @@ from .domain.patterns import BY_ID, CATALOGUE
 from .domain.payments import SCHEMES
 from .domain.rulesets import profile_names
 from .domain.versions import VERSIONS
-from .loader import MAX_TILE_LIST, MAX_TILE_STRING, flatten, read_tiles, shorten
+from .loader import MAX_ERRORS, MAX_TILE_LIST, MAX_TILE_STRING, flatten, read_tiles, shorten
 
 __all__ = ["MAX_BATCH", "MAX_BODY", "MAX_MELDS", "MAX_TILE_LIST", "MAX_TILE_STRING",
            "MAX_VALUE", "load"]  # fmt: skip
@@ -27,7 +27,6 @@ __all__ = ["MAX_BATCH", "MAX_BODY", "MAX_MELDS", "MAX_TILE_LIST", "MAX_TILE_STRI
 MAX_BODY = 2 * 1024 * 1024  # bytes; the HTTP layer enforces it
 MAX_MELDS = 4
 MAX_BATCH = 1000
-MAX_ERRORS = 20
 MAX_VALUE = 10_000  # the most a house rule may make a pattern, a chicken hand or the limit
 
 
@@ -293,6 +292,21 @@ def _record(schema: Schema) -> loader.Record:
     )
 
 
+def _said(check: Callable[[Any], Any], *wrong: Any) -> str | None:
+    """The one message ``check`` gives for each of the ``wrong`` values, when it is the same
+    for all (no echo of the value): what a converter may then say without asking it."""
+    said = set()
+    for value in wrong:
+        try:
+            check(value)
+        except ValidationError as error:
+            messages = error.messages
+            said.add(messages[0] if isinstance(messages, list) and len(messages) == 1 else None)
+        else:
+            said.add(None)
+    return said.pop() if len(said) == 1 else None
+
+
 def _explainer(field: fields.Field[Any]) -> loader.Explain | None:
     """marshmallow's messages for a wrong value of ``field`` (a nested record explains itself)."""
     if isinstance(field, fields.Nested):
@@ -321,19 +335,28 @@ def _converter(field: fields.Field[Any]) -> loader.Converter:
     if isinstance(field, fields.Nested):
         return _record(field.schema)
     if isinstance(field, BoundedList) and all(check is _distinct for check in validators):
-        return loader.Items(_converter(field.inner), field.max_items, bool(validators))
+        words = (
+            _said(field.deserialize, 5, "5"),
+            _said(field.deserialize, [None] * (field.max_items + 1)),
+            _said(_distinct, [1, 1]),
+        )
+        return loader.Items(_converter(field.inner), field.max_items, bool(validators), words)
     if isinstance(field, Tiles) and not validators:
         return loader.Tiles(field.single)
     elif isinstance(field, Bool) and not validators:
-        return loader.Flag()
+        return loader.Flag(_said(field.deserialize, 5, "true"))
     elif type(field) is fields.String and len(validators) <= 1:
+        not_a_string = _said(field.deserialize, 5, [])
         if not validators:
-            return loader.Choice(None)
+            return loader.Choice(None, not_a_string)
         if isinstance(validators[0], validate.OneOf):
-            return loader.Choice(frozenset(validators[0].choices))
+            not_a_choice = _said(validators[0], "\x00", "\x01")
+            return loader.Choice(frozenset(validators[0].choices), not_a_string, not_a_choice)
     elif isinstance(field, Int) and len(validators) == 1:
         bounds = validators[0]
         if isinstance(bounds, validate.Range) and bounds.min_inclusive and bounds.max_inclusive:
-            return loader.Number(bounds.min, bounds.max)
+            not_an_integer = _said(field.deserialize, "5", 5.5)
+            out_of_range = _said(bounds, bounds.min - 1, bounds.max + 1)
+            return loader.Number(bounds.min, bounds.max, not_an_integer, out_of_range)
     # Anything else: the field's own code, unchanged.
     return loader.Checked(lambda value: field._deserialize(value, None, None), validators)
