@@ -98,7 +98,9 @@ def measure(seconds: float = 12, seed: int = 7) -> HttpFigures:
 
     with server.gunicorn() as many, server.gunicorn(extra=["--worker-class", "sync"]) as sync:
         workers = len(many.workers())
-        connections = 4 * workers
+        # Persistent connections stay with the worker that took them: with few, one worker
+        # may hold most of them; 8 a worker keeps the share even (as in issue #14's runs).
+        connections = 8 * workers
         wrk.run(many.url, score_bodies, 2, connections)  # warm-up
         livez_request = [wrk.Request("GET", "/livez", "", "")]
         booted = many.boots()

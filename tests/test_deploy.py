@@ -245,7 +245,7 @@ def test_gunicorn_conf_defaults(monkeypatch: pytest.MonkeyPatch) -> None:
     assert conf["timeout"] == 30
     assert conf["graceful_timeout"] == 30
     assert conf["keepalive"] == 10  # ZJ_CLIENT_TIMEOUT's default
-    assert conf["max_requests"] > 0 and conf["max_requests_jitter"] > 0
+    assert conf["max_requests"] == 0  # memory is bounded by design; recycling unbalances
     assert conf["accesslog"] == "-" and conf["errorlog"] == "-"
     assert "reload" not in conf
 
@@ -258,12 +258,14 @@ def test_gunicorn_conf_reads_the_environment(monkeypatch: pytest.MonkeyPatch) ->
 
 
 def test_access_log_lines_are_json(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Formats one access-log line with gunicorn's own logger machinery."""
+    """Writes access-log lines through the shipped logger, as gunicorn calls it."""
 
     conf = load_gunicorn_conf(monkeypatch)
     cfg = Config()
-    cfg.set("access_log_format", conf["access_log_format"])
+    cfg.set("accesslog", "-")
     logger = conf["JsonLogger"](cfg)
+    lines: list[str] = []
+    monkeypatch.setattr(logger.access_log, "info", lambda form, line: lines.append(form % line))
 
     response = SimpleNamespace(
         status="200 OK",
@@ -279,10 +281,12 @@ def test_access_log_lines_are_json(monkeypatch: pytest.MonkeyPatch) -> None:
         "SERVER_PROTOCOL": "HTTP/1.1",
         "REMOTE_ADDR": "10.0.0.7",
     }
-    atoms = logger.atoms_wrapper_class(
-        logger.atoms(response, [], environ, datetime.timedelta(microseconds=1500))
-    )
-    entry = json.loads(conf["access_log_format"] % atoms)
+    logger.access(response, None, environ, datetime.timedelta(microseconds=1500))
+    failed = SimpleNamespace(status=None, sent=None, headers=[])
+    logger.access(failed, None, environ, datetime.timedelta(seconds=2))
+    entry, unanswered = (json.loads(line) for line in lines)
+    assert unanswered["status"] is None and unanswered["bytes"] is None
+    assert unanswered["request_id"] == "-" and unanswered["duration_ms"] == 2000
     assert entry["method"] == "POST"
     assert entry["path"] == '/v1/"odd\\path\x01'
     assert entry["status"] == 200
