@@ -157,7 +157,7 @@ def http_section(seconds: float) -> None:
                 ],
                 [
                     "     POST /v1/score over GET /livez on sync workers ("
-                    + f"{rate(http_bench._median_run(figures.sync_livez).rate)}/s)",
+                    + f"{rate(http_bench._median_run(figures.sync_livez).rate)})",
                     f"{figures.over_sync:.2f}x",
                     f">= {SYNC_TARGET:.1f}x",
                     f"{figures.over_sync / SYNC_TARGET:.2f}",
