@@ -78,6 +78,10 @@ graceful_timeout = 30
 # gunicorn's own idle timeout between requests on a persistent connection; the worker reads
 # ZJ_CLIENT_TIMEOUT instead (service/worker.py), this is set to match for tools that read it.
 keepalive = max(1, round(worker.setting(worker.CLIENT_TIMEOUT)))
+# The worker reads its settings again when it starts; a bad one stops the server here first,
+# in the master, with one line (not a worker failing to boot over and over).
+for _name in worker.DEFAULTS:
+    worker.setting(_name)
 
 # --- memory hygiene ---------------------------------------------------------------------------
 

@@ -67,9 +67,20 @@ _STEP = 64 * 1024  # bytes read from a client at a time
 
 
 def setting(name: str) -> float:
-    """A serving setting from the environment, or its default."""
+    """A serving setting from the environment, or its default; a bad value stops the server
+    with one line saying what is allowed (gunicorn.conf.py reads them at start)."""
     text = os.environ.get(name, "").strip()
-    return float(text) if text else DEFAULTS[name]
+    if not text:
+        return DEFAULTS[name]
+    try:
+        value = float(text)
+    except ValueError:
+        value = float("nan")
+    if not 0 < value < float("inf"):
+        raise SystemExit(
+            f"{name}={text!r}: must be a positive number (default {DEFAULTS[name]:.15g})"
+        )
+    return value
 
 
 def problem_bytes(problem: Problem, given_id: str | None = None) -> bytes:

@@ -7,12 +7,15 @@ and stops its server in a ``finally``; together they take about 45 s. The figure
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
 from typing import Any
 
 import orjson
 import pytest
 
-from bench import drills
+from bench import drills, server
 from service import worker
 from service.domain.errors import Problem
 
@@ -104,3 +107,38 @@ def test_an_answer_counts_against_the_budget_until_it_is_written() -> None:
     answer.close()  # type: ignore[attr-defined]
     assert budget.held == 0
     assert budget.take(1000) and not budget.take(1)
+
+
+@pytest.mark.parametrize("value", ["abc", "0", "-1", "nan", "inf"])
+def test_a_bad_serving_setting_stops_with_one_line(
+    monkeypatch: pytest.MonkeyPatch, value: str
+) -> None:
+    monkeypatch.setenv(worker.QUEUE_TIMEOUT, value)
+    with pytest.raises(SystemExit) as stopped:
+        worker.setting(worker.QUEUE_TIMEOUT)
+    assert str(stopped.value) == (
+        f"ZJ_QUEUE_TIMEOUT={value!r}: must be a positive number (default 0.5)"
+    )
+
+
+def test_serving_settings_read_the_environment(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv(worker.CLIENT_TIMEOUT, " 2.5 ")
+    assert worker.setting(worker.CLIENT_TIMEOUT) == 2.5
+    monkeypatch.delenv(worker.BUFFER_BYTES, raising=False)
+    assert worker.setting(worker.BUFFER_BYTES) == 8 * 1024 * 1024
+
+
+def test_gunicorn_with_a_bad_serving_setting_stops_at_once_with_one_line() -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "gunicorn", "--config", str(server.CONFIG), server.APP],
+        env={**os.environ, "ZJ_BUFFER_BYTES": "lots", "PORT": str(server.free_port())},
+        cwd=server.SERVICE_ROOT,
+        capture_output=True,
+        text=True,
+        timeout=30,
+        check=False,
+    )
+    assert done.returncode != 0
+    assert done.stderr.strip() == (
+        "ZJ_BUFFER_BYTES='lots': must be a positive number (default 8388608)"
+    )
