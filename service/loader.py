@@ -322,8 +322,9 @@ class Record(Converter):
             raise Doubt
         return out if self.make is None else self.make(out)
 
-    def explain(self, value: object) -> Messages:
-        """What is wrong with ``value``, as marshmallow says it (empty if nothing is).
+    def explain(self, value: object, room: int = MAX_ERRORS) -> Messages:
+        """What is wrong with ``value``, as marshmallow says it (empty if nothing is): its
+        first ``room`` messages, all that a problem lists (see ``flatten``).
 
         The walk marshmallow's schemas make, without their cost: a nested schema merges its
         errors into copies at every field, which made a request with a hundred unknown keys
@@ -334,24 +335,39 @@ class Record(Converter):
             return ["Invalid input type."]
         errors: dict[str, Messages] = {}
         for key, field in self.fields.items():
+            if room <= 0:
+                return errors
+            found: Messages | None
             if key not in value:
-                if field.required:
-                    errors[key] = _MISSING
-                continue
-            item = value[key]
-            if item is None:
-                errors[key] = _NULL
-                continue
-            try:
-                found = field.converter.explain(item)
-            except Doubt:  # only marshmallow can tell: its field explains
-                found = None if field.explain is None else field.explain(item)
+                found = _MISSING if field.required else None
+            elif value[key] is None:
+                found = _NULL
+            elif isinstance(field.converter, Record):
+                found = field.converter.explain(value[key], room)
+            else:
+                try:
+                    found = field.converter.explain(value[key])
+                except Doubt:  # only marshmallow can tell: its field explains
+                    found = None if field.explain is None else field.explain(value[key])
             if found:
                 errors[key] = found
+                room -= _count(found)
         for key in value:
+            if room <= 0:
+                break
             if key not in self.fields:
                 errors[key] = _UNKNOWN
+                room -= 1
         return errors
+
+
+def _count(messages: object) -> int:
+    """How many errors ``messages`` flatten to."""
+    if isinstance(messages, dict):
+        return sum(_count(inner) for inner in messages.values())
+    if isinstance(messages, list):
+        return sum(_count(inner) for inner in messages)
+    return 1
 
 
 # Shared, never changed: a hostile request may hold a hundred unknown keys.
