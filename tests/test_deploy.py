@@ -9,7 +9,9 @@ runs the image for real.
 from __future__ import annotations
 
 import datetime
+import io
 import json
+import logging
 import re
 import runpy
 import shutil
@@ -264,8 +266,8 @@ def test_access_log_lines_are_json(monkeypatch: pytest.MonkeyPatch) -> None:
     cfg = Config()
     cfg.set("accesslog", "-")
     logger = conf["JsonLogger"](cfg)
-    lines: list[str] = []
-    monkeypatch.setattr(logger.access_log, "info", lambda form, line: lines.append(form % line))
+    written = io.StringIO()
+    monkeypatch.setattr(logger.access_log.handlers[0], "stream", written)
 
     response = SimpleNamespace(
         status="200 OK",
@@ -284,7 +286,7 @@ def test_access_log_lines_are_json(monkeypatch: pytest.MonkeyPatch) -> None:
     logger.access(response, None, environ, datetime.timedelta(microseconds=1500))
     failed = SimpleNamespace(status=None, sent=None, headers=[])
     logger.access(failed, None, environ, datetime.timedelta(seconds=2))
-    entry, unanswered = (json.loads(line) for line in lines)
+    entry, unanswered = (json.loads(line) for line in written.getvalue().splitlines())
     assert unanswered["status"] is None and unanswered["bytes"] is None
     assert unanswered["request_id"] == "-" and unanswered["duration_ms"] == 2000
     assert entry["method"] == "POST"
@@ -295,3 +297,26 @@ def test_access_log_lines_are_json(monkeypatch: pytest.MonkeyPatch) -> None:
     assert entry["request_id"] == "abc-123"
     assert entry["remote_addr"] == "10.0.0.7"
     assert entry["time"].endswith("Z")
+
+
+def test_access_log_through_handlers_without_a_stream(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Syslog or an operator's logging config: the line goes through logging as usual."""
+    conf = load_gunicorn_conf(monkeypatch)
+    cfg = Config()
+    cfg.set("accesslog", "-")
+    logger = conf["JsonLogger"](cfg)
+
+    class Collect(logging.Handler):
+        def __init__(self) -> None:
+            super().__init__()
+            self.lines: list[str] = []
+
+        def emit(self, record: logging.LogRecord) -> None:
+            self.lines.append(record.getMessage())
+
+    collect = Collect()
+    monkeypatch.setattr(logger.access_log, "handlers", [collect])
+    response = SimpleNamespace(status="404 NOT FOUND", sent=3, headers=[])
+    logger.access(response, None, {"PATH_INFO": "/x"}, datetime.timedelta(milliseconds=2))
+    [line] = collect.lines
+    assert json.loads(line)["status"] == 404
