@@ -1,10 +1,9 @@
 """Fault drills against a real gunicorn on loopback: ``python -m bench.faults [--quick]``.
 
 (a) kill:    SIGKILL a worker under load. The master replaces it, and requests keep
-             succeeding; the only allowed failure is the one request the killed worker was
-             serving (each client opens a connection per request and computes one at a time;
-             connections not yet accepted wait in the shared listen backlog and go to the
-             other worker).
+             succeeding; the only allowed failures are the requests the killed worker held:
+             it holds many connections at once (reading, waiting for a turn, computing), so
+             up to one per client (each client has one request in flight at a time).
 (b) stall:   a client that stalls halfway through uploading a 1000-hand batch gets a prompt
              408, not a hang, while the same worker keeps answering others: the worker reads
              bodies in full before scoring them (service/worker.py), so no client can hold
@@ -125,11 +124,11 @@ def kill_worker(seconds: float = 9, clients: int = 4, seed: int = 5) -> Drill:
     ok_after = sum(ok for at, ok in outcomes if at > killed_at + replaced_after)
     return Drill(
         "kill a worker under load",
-        replaced and failures <= 1 and ok_after > 0,
+        replaced and failures <= clients and ok_after > 0,
         {
             "requests": len(outcomes),
             "failures": failures,
-            "allowed": 1,
+            "allowed": clients,
             "replaced": replaced,
             "replaced_in_s": round(replaced_after, 2),
             "ok_after_replacement": ok_after,
