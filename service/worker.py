@@ -111,9 +111,10 @@ def write_error(sock: Any, status: int, _reason: str, message: str) -> None:
     Installed as ``gunicorn.util.write_error`` by gunicorn.conf.py: gunicorn answers those in
     HTML before the app is involved, and the API promises a problem document for every error.
     """
-    code = "internal_error" if status >= 500 else "bad_request"
+    # 501 is gunicorn's answer to a transfer coding it does not support: the client's doing.
+    code = "internal_error" if status == 500 else "bad_request"
     detail = message[:200] or (
-        "the service failed" if status >= 500 else "the request could not be read as HTTP"
+        "the service failed" if status == 500 else "the request could not be read as HTTP"
     )
     util.write_nonblock(sock, problem_bytes(Problem(code, detail, status=status)))
 

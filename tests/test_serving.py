@@ -8,6 +8,7 @@ and stops its server in a ``finally``; together they take about 45 s. The figure
 from __future__ import annotations
 
 import os
+import socket
 import subprocess
 import sys
 from typing import Any
@@ -142,3 +143,14 @@ def test_gunicorn_with_a_bad_serving_setting_stops_at_once_with_one_line() -> No
     assert done.stderr.strip() == (
         "ZJ_BUFFER_BYTES='lots': must be a positive number (default 8388608)"
     )
+
+
+def test_gunicorn_s_own_501_is_a_bad_request_problem() -> None:
+    ours, theirs = socket.socketpair()
+    with ours, theirs:
+        worker.write_error(ours, 501, "Not Implemented", "Unsupported transfer coding: 'gzip'")
+        ours.close()
+        [(status, _, body)] = drills.answers(drills.read_until_closed(theirs, 5))
+    document = orjson.loads(body)
+    PROBLEM.validate(document)
+    assert status == 501 and document["code"] == "bad_request"
