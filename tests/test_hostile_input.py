@@ -478,7 +478,7 @@ def check_explained(schema: Schema, payload: dict[str, Any], messages: Any) -> N
     """The fast path explains a bad request as marshmallow does: the same errors, in the same
     order but for unknown keys, which marshmallow lists in no fixed order; of more than a
     problem lists, the first that many."""
-    fast = flatten(explain(_fast_loader(schema), payload), "")
+    fast = flatten(explain(_fast_loader(schema), payload), "", MAX_ERRORS)  # as load lists them
     slow = flatten(messages, "")
     unknown = {"path": ANY, "message": "unknown field: remove it"}
     if len(slow) > MAX_ERRORS:
