@@ -83,26 +83,34 @@ def setting(name: str) -> float:
     return value
 
 
-def problem_bytes(problem: Problem, given_id: str | None = None) -> bytes:
-    """A whole HTTP/1.1 answer carrying ``problem``, after which the connection closes.
+def problem_answer(
+    problem: Problem, given_id: str | None = None
+) -> tuple[str, list[tuple[str, str]], bytes]:
+    """The status line, headers and body of an answer carrying ``problem``.
 
     ``given_id`` is the request's X-Request-ID header when the request was read (then the
     answer carries a request id, as the app's do); None when it could not be.
     """
     body = problem.body()
-    headers = [("Retry-After", RETRY_AFTER)] if problem.status == 503 else []
+    headers = [
+        ("Content-Type", "application/problem+json"),
+        ("X-Content-Type-Options", "nosniff"),
+    ]
+    if problem.status == 503:
+        headers.append(("Retry-After", RETRY_AFTER))
     if given_id is not None:
         body["request_id"] = request_id(given_id)
         headers.append(("X-Request-ID", body["request_id"]))
     data = orjson.dumps(body)
+    headers.append(("Content-Length", str(len(data))))
+    return f"{problem.status} {HTTPStatus(problem.status).phrase}", headers, data
+
+
+def problem_bytes(problem: Problem, given_id: str | None = None) -> bytes:
+    """A whole HTTP/1.1 answer carrying ``problem``, after which the connection closes."""
+    status, headers, data = problem_answer(problem, given_id)
     head = "".join(f"{name}: {value}\r\n" for name, value in headers)
-    return (
-        f"HTTP/1.1 {problem.status} {HTTPStatus(problem.status).phrase}\r\n"
-        "Connection: close\r\n"
-        "Content-Type: application/problem+json\r\n"
-        "X-Content-Type-Options: nosniff\r\n"
-        f"{head}Content-Length: {len(data)}\r\n\r\n"
-    ).encode("latin-1") + data
+    return f"HTTP/1.1 {status}\r\nConnection: close\r\n{head}\r\n".encode("latin-1") + data
 
 
 def write_error(sock: Any, status: int, _reason: str, message: str) -> None:
@@ -195,19 +203,9 @@ class _Held(list[bytes]):
 
 
 def _overloaded(environ: dict[str, Any], start_response: StartResponse, why: str) -> list[bytes]:
-    body = _overload_problem(why).body()
-    body["request_id"] = request_id(environ.get("HTTP_X_REQUEST_ID", ""))
-    data = orjson.dumps(body)
-    start_response(
-        f"503 {HTTPStatus(503).phrase}",
-        [
-            ("Content-Type", "application/problem+json"),
-            ("Content-Length", str(len(data))),
-            ("Retry-After", RETRY_AFTER),
-            ("X-Request-ID", body["request_id"]),
-            ("X-Content-Type-Options", "nosniff"),
-        ],
-    )
+    given = environ.get("HTTP_X_REQUEST_ID", "")
+    status, headers, data = problem_answer(_overload_problem(why), given)
+    start_response(status, headers)
     return [data]
 
 
