@@ -20,10 +20,10 @@ from collections.abc import Callable, Sequence
 from typing import Any, TextIO
 
 from . import engine, profiles
-from .domain.errors import Problem
 from .domain.payments import SCHEMES
 from .domain.rulesets import DEFAULT
 from .domain.versions import VERSIONS
+from .problems import Problem
 
 _MELD_OPTIONS = ("chow", "pung", "kong", "concealed_kong")
 # The rules fields a flag of the same name sets (when given: a profile's stay otherwise).

@@ -1,7 +1,7 @@
 """The service's one entry point per operation, from request JSON to response JSON.
 
 The HTTP endpoints, the batch endpoint and the CLI all call these, so they answer alike.
-Client errors are raised as ``Problem``.
+Client errors are raised as ``Problem``: the domain's own errors are turned into one here.
 """
 
 from __future__ import annotations
@@ -13,7 +13,8 @@ from . import render
 from .domain import payments as pay
 from .domain import scoring
 from .domain import waits as waiting
-from .domain.errors import Problem
+from .domain.errors import ScoringError
+from .problems import Problem
 from .schemas import (
     MAX_BATCH,
     BatchRequestSchema,
@@ -35,16 +36,19 @@ def score(payload: Any) -> dict[str, Any]:
     rules = request["rules"]
     try:
         best = scoring.score(request["hand"], request["win"], rules)
-    except scoring.BelowMinimum as problem:
-        problem.breakdown = render.breakdown(problem.score)
-        raise
+    except ScoringError as error:
+        raise Problem.of(error) from None
     return render.score_response(best, pay.payments(best.score, request["win"], rules))
 
 
 def waits(payload: Any) -> dict[str, Any]:
     """POST /v1/waits: every tile completing a hand one short, scored both ways."""
     request = load(_WAITS, payload)
-    return render.waits_response(waiting.waits(request["hand"], request["win"], request["rules"]))
+    try:
+        found = waiting.waits(request["hand"], request["win"], request["rules"])
+    except ScoringError as error:
+        raise Problem.of(error) from None
+    return render.waits_response(found)
 
 
 def batch(payload: Any, pause: Callable[[], None] | None = None) -> dict[str, Any]:

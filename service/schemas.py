@@ -13,13 +13,13 @@ from marshmallow import Schema, ValidationError, fields, missing, post_load, val
 
 from . import loader
 from .domain import tiles as t
-from .domain.errors import Problem
 from .domain.hand import Rules
 from .domain.patterns import BY_ID, CATALOGUE
 from .domain.payments import SCHEMES
 from .domain.rulesets import profile_names
 from .domain.versions import VERSIONS
 from .loader import MAX_ERRORS, MAX_TILE_LIST, MAX_TILE_STRING, flatten, read_tiles, shorten
+from .problems import Problem
 
 __all__ = ["MAX_BATCH", "MAX_BODY", "MAX_MELDS", "MAX_TILE_LIST", "MAX_TILE_STRING",
            "MAX_VALUE", "load"]  # fmt: skip

@@ -44,7 +44,7 @@ from gunicorn.workers.ggevent import GeventWorker
 
 from .api.headers import request_id
 from .api.routes import PAUSE
-from .domain.errors import Problem
+from .problems import Problem
 
 StartResponse = Callable[..., Any]
 App = Callable[[dict[str, Any], StartResponse], Iterable[bytes]]
@@ -210,9 +210,7 @@ def _overloaded(environ: dict[str, Any], start_response: StartResponse, why: str
 
 
 def _overload_problem(why: str) -> Problem:
-    return Problem(
-        "overloaded", f"the service is saturated ({why}); retry after {RETRY_AFTER} s", status=503
-    )
+    return Problem("overloaded", f"the service is saturated ({why}); retry after {RETRY_AFTER} s")
 
 
 class _Server(StreamServer):  # type: ignore[misc]  # gevent is untyped
@@ -309,13 +307,12 @@ class Worker(GeventWorker):  # type: ignore[misc]  # gunicorn is untyped
             late = Problem(
                 "request_timeout",
                 f"the body did not arrive in full within {self.client_timeout:g} s",
-                status=408,
             )
             return self._refuse(req, sock, addr, late, size)
         except NoMoreData:  # a chunked body cut short
             declared = size + 1
         if declared is not None and size < declared:
-            cut = Problem("bad_request", "the body ended before it was complete", status=400)
+            cut = Problem("bad_request", "the body ended before it was complete")
             return self._refuse(req, sock, addr, cut, size)
         # The app reads a body of known length: a chunked one is now one too.
         req.body = io.BytesIO(b"".join(parts))
@@ -347,7 +344,5 @@ def _declared_length(req: Any) -> int | None:
 
 def _too_large(limit: int) -> Problem:
     return Problem(
-        "payload_too_large",
-        f"the body is larger than the service accepts (at most {limit} bytes)",
-        status=413,
+        "payload_too_large", f"the body is larger than the service accepts (at most {limit} bytes)"
     )

@@ -11,8 +11,8 @@ from typing import Any
 
 import pytest
 
-from service.domain.errors import Problem
 from service.engine import score
+from service.problems import Problem
 
 SEATS = ("E", "S", "W", "N")
 

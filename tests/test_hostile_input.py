@@ -44,8 +44,8 @@ from werkzeug.test import EnvironBuilder
 
 from service import engine
 from service.domain import tiles as t
-from service.domain.errors import Problem
 from service.loader import MAX_ERRORS, Doubt, flatten
+from service.problems import Problem
 from service.schemas import (
     BatchRequestSchema,
     ScoreRequestSchema,

@@ -29,7 +29,6 @@ from flask.testing import FlaskClient
 
 from service import create_app, engine
 from service.cli import _parser
-from service.domain.errors import Problem
 from service.domain.hand import Rules, Win
 from service.domain.patterns import (
     _HOUSE_PLANS,
@@ -44,6 +43,7 @@ from service.domain.patterns import (
 from service.domain.payments import SCHEMES, payments
 from service.domain.rulesets import DEFAULT, install_profiles, profiles, resolve
 from service.domain.versions import V3_3, VERSIONS, Version
+from service.problems import Problem
 from service.schemas import MAX_VALUE, RulesSchema
 
 from .conftest import EXAMPLE, ContractClient

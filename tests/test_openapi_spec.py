@@ -19,6 +19,10 @@ from openapi_spec_validator import validate
 from referencing import Registry
 from referencing.jsonschema import DRAFT202012
 
+from service.domain.errors import InvalidContext, InvalidHand, NotAWinningHand
+from service.domain.scoring import BelowMinimum
+from service.problems import KINDS
+
 ROOT = Path(__file__).parents[1]
 SPEC_PATH = ROOT / "openapi.yaml"
 # The URI the document is registered under, so that its "#/components/..." references resolve.
@@ -239,6 +243,14 @@ def test_every_component_example_is_used() -> None:
         if isinstance(node, dict) and node.get("$ref", "").startswith("#/components/examples/")
     }
     assert used == SPEC["components"]["examples"].keys()
+
+
+def test_the_problem_codes_are_the_services() -> None:
+    codes = SPEC["components"]["schemas"]["ProblemCode"]["enum"]
+    assert sorted(codes) == sorted(KINDS)
+    # Every error the domain raises is answered with a problem of its own code.
+    domain = (InvalidHand, InvalidContext, NotAWinningHand, BelowMinimum)
+    assert all(error.code in KINDS for error in domain)
 
 
 def test_every_problem_code_has_an_example() -> None:

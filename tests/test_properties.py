@@ -15,7 +15,6 @@ from bench.handgen import generate
 from bench.strategies import house_rule_requests, score_requests
 from service.domain import tiles as t
 from service.domain.decompose import arrangements
-from service.domain.errors import Problem
 from service.domain.features import EVERY
 from service.domain.hand import CHOW, PUNG, declared_melds
 from service.domain.patterns import CATALOGUE, Situation
@@ -23,6 +22,7 @@ from service.domain.scoring import Counted, held_patterns
 from service.domain.versions import VERSIONS
 from service.engine import score, waits
 from service.loader import Doubt
+from service.problems import Problem
 from service.schemas import ScoreRequestSchema, _fast_loader, load
 
 SETTINGS = settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])

@@ -18,7 +18,7 @@ import pytest
 
 from bench import drills, server
 from service import worker
-from service.domain.errors import Problem
+from service.problems import Problem
 
 from .test_openapi_spec import validator
 

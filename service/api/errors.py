@@ -8,7 +8,7 @@ import orjson
 from flask import Flask, Response, g
 from werkzeug.exceptions import HTTPException
 
-from ..domain.errors import Problem
+from ..problems import Problem
 
 log = logging.getLogger(__name__)
 
@@ -58,7 +58,5 @@ def init_app(app: Flask) -> None:
     def unexpected(error: Exception) -> Response:
         log.exception("unexpected error, request %s", g.get("request_id"), exc_info=error)
         return problem_response(
-            Problem(
-                "internal_error", "the service failed; the request id identifies it", status=500
-            )
+            Problem("internal_error", "the service failed; the request id identifies it")
         )

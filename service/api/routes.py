@@ -13,7 +13,7 @@ from flask import Blueprint, Response, current_app, g, request
 from werkzeug.exceptions import RequestEntityTooLarge
 
 from .. import catalogue, engine
-from ..domain.errors import Problem
+from ..problems import Problem
 
 log = logging.getLogger(__name__)
 
@@ -36,14 +36,11 @@ def _body() -> Any:
         raise Problem(
             "unsupported_media_type",
             f"send JSON with Content-Type: application/json (got {request.mimetype or 'none'})",
-            status=415,
         )
     try:
         return orjson.loads(_read(environ))
     except orjson.JSONDecodeError as error:
-        raise Problem(
-            "malformed_json", f"the body is not valid JSON: {error}", status=400
-        ) from None
+        raise Problem("malformed_json", f"the body is not valid JSON: {error}") from None
 
 
 def _read(environ: dict[str, Any]) -> bytes:
@@ -58,9 +55,7 @@ def _read(environ: dict[str, Any]) -> bytes:
             raise RequestEntityTooLarge()
         data: bytes = environ["wsgi.input"].read(size)
         if len(data) < size:
-            raise Problem(
-                "bad_request", "the body ended before its declared Content-Length", status=400
-            )
+            raise Problem("bad_request", "the body ended before its declared Content-Length")
         return data
     # A chunked body declares no length, and Werkzeug's limited stream stops quietly at the
     # limit: read one byte past it to tell a complete body from a cut one.
@@ -135,7 +130,7 @@ def readyz() -> dict[str, str]:
         engine.score(READY_HAND)
     except Exception:  # any failure means not ready
         log.exception("readiness check failed, request %s", g.get("request_id"))
-        raise Problem("not_ready", "scoring a fixed hand failed; see the log", status=503) from None
+        raise Problem("not_ready", "scoring a fixed hand failed; see the log") from None
     return {"status": "ready"}
 
 

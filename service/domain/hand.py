@@ -6,7 +6,7 @@ from collections.abc import Callable
 from typing import Any, ClassVar, Final, Literal, Self
 
 from . import tiles as t
-from .errors import Problem
+from .errors import InvalidContext, InvalidHand
 
 SetKind = Literal["chow", "pung", "kong"]
 CHOW: Final[SetKind] = "chow"
@@ -211,7 +211,7 @@ def declared_melds(hand: Hand, size: int = 14) -> tuple[Meld, ...]:
     for index, spec in enumerate(hand.melds):
         fault = _meld_fault(spec)
         if fault is not None:
-            raise Problem.at("invalid_hand", f"hand.melds[{index}].{fault[0]}", fault[1])
+            raise InvalidHand.at(f"hand.melds[{index}].{fault[0]}", fault[1])
         declared.append(Meld(spec.kind, min(spec.tiles), spec.concealed, True))
     if len(declared) > 1:
         # In one fixed order, so that the order the client listed them in changes nothing.
@@ -219,8 +219,7 @@ def declared_melds(hand: Hand, size: int = 14) -> tuple[Meld, ...]:
     melds = tuple(declared)
     held = len(hand.tiles) + 3 * len(melds)
     if held != size:
-        raise Problem.at(
-            "invalid_hand",
+        raise InvalidHand.at(
             "hand.tiles",
             f"the hand has {len(hand.tiles)} tiles and {len(melds)} melds, which count as"
             f" {held} tiles; it needs {size} (the tiles held"
@@ -231,8 +230,7 @@ def declared_melds(hand: Hand, size: int = 14) -> tuple[Meld, ...]:
         if count > 4:
             copies = max(table)
             kind = table.index(copies)
-            raise Problem.at(
-                "invalid_hand",
+            raise InvalidHand.at(
                 "hand",
                 f"{copies} copies of {t.repeated(kind)} across tiles and melds; there are only 4",
             )
@@ -255,8 +253,7 @@ def visible(held: tuple[int, ...], melds: tuple[Meld, ...]) -> list[int]:
 
 def check_winning_tile(hand: Hand) -> None:
     if hand.winning_tile not in hand.tiles:
-        raise Problem.at(
-            "invalid_hand",
+        raise InvalidHand.at(
             "hand.winning_tile",
             f"{t.repeated(hand.winning_tile)} is not among hand.tiles; list the winning tile"
             " there too",
@@ -299,8 +296,7 @@ def check_robbed_tile(hand: Hand, melds: tuple[Meld, ...], win: Win) -> None:
         return
     held = visible(hand.tiles, melds)[hand.winning_tile]
     if held > 1:
-        raise Problem.at(
-            "invalid_context",
+        raise InvalidContext.at(
             "win.robbing_kong",
             f"the other three {t.repeated(hand.winning_tile)} are in the robbed pung, so"
             " the winner cannot hold another copy",
@@ -310,8 +306,8 @@ def check_robbed_tile(hand: Hand, melds: tuple[Meld, ...], win: Win) -> None:
 def check_win(hand: Hand, melds: tuple[Meld, ...], win: Win, rules: Rules) -> None:
     """The checks of the win context that do not depend on the winning tile."""
 
-    def wrong(field: str, message: str) -> Problem:
-        return Problem.at("invalid_context", field, message)
+    def wrong(field: str, message: str) -> InvalidContext:
+        return InvalidContext.at(field, message)
 
     if win.self_drawn:
         if win.discarder is not None:

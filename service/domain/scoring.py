@@ -6,7 +6,7 @@ from typing import Final, Literal
 
 from . import tiles as t
 from .decompose import Arrangement, arrangements
-from .errors import Problem
+from .errors import NotAWinningHand, ScoringError
 from .hand import Hand, Meld, Rules, Win, check_context, check_winning_tile, declared_melds
 from .patterns import Pattern, Situation
 
@@ -110,7 +110,7 @@ def score_arrangement(arrangement: Arrangement, hand: Situation) -> Score:
 
 
 def score(hand: Hand, win: Win, rules: Rules) -> Score:
-    """The highest-scoring reading of a won hand; raises Problem for an illegal one."""
+    """The highest-scoring reading of a won hand; raises a ScoringError for an illegal one."""
     melds = declared_melds(hand)
     check_winning_tile(hand)
     check_context(hand, melds, win, rules)
@@ -130,8 +130,7 @@ def best_score(hand: Hand, melds: tuple[Meld, ...], win: Win, rules: Rules) -> S
         readings = [reading for reading in readings if reading.form in wins]
     if not readings:
         ways = [way for form, way in WAYS.items() if form in wins]
-        raise Problem.at(
-            "not_a_winning_hand",
+        raise NotAWinningHand.at(
             "hand.tiles",
             f"{t.compact(hand.tiles)} with {len(melds)} melds forms no winning hand: "
             + (f"{', '.join(ways[:-1])} or {ways[-1]}" if len(ways) > 1 else ways[0]),
@@ -154,13 +153,15 @@ WAYS: Final = {
 }
 
 
-class BelowMinimum(Problem):
-    """A won hand worth less than the minimum mod allows (RULES.md §4.16)."""
+class BelowMinimum(ScoringError):
+    """A won hand worth less than the minimum mod allows (RULES.md §4.16); ``score`` is its
+    best reading, which the answer shows."""
+
+    code = "below_minimum"
 
     def __init__(self, best: Score) -> None:
         minimum = best.situation.rules.minimum
         super().__init__(
-            "below_minimum",
             f"the hand scores {best.score}, below the minimum of {minimum} (rules.minimum)",
             [{"path": "rules.minimum", "message": f"the hand scores {best.score} < {minimum}"}],
         )

@@ -6,7 +6,7 @@ from dataclasses import dataclass
 
 from . import tiles as t
 from .decompose import is_winning
-from .errors import Problem
+from .errors import ScoringError
 from .hand import Hand, Meld, Rules, Win, check_robbed_tile, check_win, declared_melds, visible
 from .patterns import table_for
 from .scoring import Score, best_score
@@ -29,19 +29,19 @@ def waits(hand: Hand, win: Win, rules: Rules) -> list[Wait]:
     """
     melds = declared_melds(hand, size=13)
     ways: dict[str, Win] = {}
-    problems = []
+    refusals: list[ScoringError] = []
     for by in ("self_draw", "discard"):
         # The discarder only matters for these checks: East when a first-turn win needs it.
         discarder = None if by == "self_draw" else ("E" if win.seat != "E" else "S")
         candidate = win.replace(by=by, discarder=discarder)
         try:
             check_win(hand, melds, candidate, rules)
-        except Problem as problem:
-            problems.append(problem)
+        except ScoringError as error:
+            refusals.append(error)
         else:
             ways[by] = candidate
     if not ways:
-        raise problems[0]
+        raise refusals[0]
     seen = visible(hand.tiles, melds)
     held = t.counts(hand.tiles)
     wins = table_for(rules).wins  # an excluded irregular hand is no way to win
@@ -64,5 +64,5 @@ def _score_or_none(hand: Hand, melds: tuple[Meld, ...], win: Win, rules: Rules) 
     try:
         check_robbed_tile(hand, melds, win)
         return best_score(hand, melds, win, rules)
-    except Problem:
+    except ScoringError:
         return None
