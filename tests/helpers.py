@@ -116,7 +116,3 @@ def problem(payload: Mapping[str, Any]) -> Problem:
 
 def paths(prob: Problem) -> list[str]:
     return [e["path"] for e in prob.errors]
-
-
-def has_path(prob: Problem, prefix: str) -> bool:
-    return any(p.startswith(prefix) for p in paths(prob))

@@ -71,12 +71,14 @@ def test_peer_case_scores_the_cross_checked_value(case: dict[str, Any]) -> None:
     result = score(_request(case))
     assert result["score"] == expected["value"], NOT_CONSISTENT.get(case["id"], "")
     assert result["points"] == expected["raw_total"]
-    names = sorted(name for name, _ in expected["patterns"])
-    ours = sorted(p["name"] for p in result["patterns"])
-    # The peer names each Value Honor set separately; we count one entry with a count.
-    ours_expanded = sorted(p["name"] for p in result["patterns"] for _ in range(p["count"]))
-    peer = sorted("Value Honor" if n.startswith("Value Honor") else n for n in names)
-    assert ours_expanded == peer or ours == peer
+    # The peer lists a pattern once per time it counts (each Value Honor set under its own
+    # name); we list it once with a count.
+    ours = sorted(p["name"] for p in result["patterns"] for _ in range(p["count"]))
+    peer = sorted(
+        "Value Honor" if name.startswith("Value Honor") else name
+        for name, _ in expected["patterns"]
+    )
+    assert ours == peer
 
 
 @pytest.mark.parametrize(

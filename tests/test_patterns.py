@@ -17,7 +17,7 @@ import pytest
 from tests.helpers import check, problem, request, score_hand
 
 BONUS = {"bonus_tiles": True}
-V251 = {"version": "2.51"}
+RULES_2_51 = {"version": "2.51"}
 
 
 def case(
@@ -129,7 +129,7 @@ CASES = [
         {"2.1.2": 100},
         by="discard",
         melds=[("chow", "123p")],
-        rules=V251,
+        rules=RULES_2_51,
     ),
     # ---- 2.2 Nine Gates -----------------------------------------------------------------
     # 1112345678999m + self-drawn 5m: 2.2 = 480 >= 320 -> scored alone
@@ -255,7 +255,7 @@ CASES = [
         {"3.3.1": 25},
         by="discard",
         melds=[("pung", "111z"), ("pung", "333z")],
-        rules=V251,
+        rules=RULES_2_51,
     ),
     # pair 55z is a dragon: chicken 1
     case(
@@ -382,7 +382,7 @@ CASES = [
         "8p",
         {"4.1": 40},
         by="discard",
-        rules=V251,
+        rules=RULES_2_51,
         melds=[("pung", "222m"), ("pung", "333p"), ("pung", "444s")],
     ),
     # ---- 4.2 Concealed Triplets ---------------------------------------------------------
@@ -415,7 +415,7 @@ CASES = [
         "9s",
         {"4.2.2": 25},
         melds=[("chow", "123m")],
-        rules=V251,
+        rules=RULES_2_51,
     ),
     # 222p 444s 666m 888m + 99s self-drawn: 1.2 5 + 4.1 30 + 4.2.3 125 = 160
     case("4.2.3-hit", "222p444s666m888m99s", "9s", {"1.2": 5, "4.1": 30, "4.2.3": 125}),
@@ -441,7 +441,7 @@ CASES = [
         "222p444s666m888m99s",
         "9s",
         {"1.2": 5, "4.1": 40, "4.2.3": 115},
-        rules=V251,
+        rules=RULES_2_51,
     ),
     # ---- 4.3 Kong -----------------------------------------------------------------------
     # 2222p(exposed) 123m 456s 789p + 99s: 4.3.1 = 5
@@ -535,7 +535,7 @@ CASES = [
         {"1.1": 5, "5.1.2": 55},
         by="discard",
         melds=[("chow", "234p")],
-        rules=V251,
+        rules=RULES_2_51,
     ),
     # 234p(exposed) 234p 234p 567s + 99m: 1.1 5 + 5.1.3 120 = 125
     case(
@@ -606,7 +606,7 @@ CASES = [
         {"6.2.1": 25},
         by="discard",
         melds=[("pung", "444m")],
-        rules=V251,
+        rules=RULES_2_51,
     ),
     # pair 55s: chicken 1
     case("6.2.1-miss", "444p123s789p55s", "5s", CHICKEN, by="discard", melds=[("pung", "444m")]),
@@ -752,7 +752,7 @@ CASES = [
         {"4.3.1": 5, "9.2": 15},
         melds=KONG_MELDS,
         kong_replacement=True,
-        rules=V251,
+        rules=RULES_2_51,
     ),
     # robbing West's added kong of 3p (3p completes 234p, the winner holds no other 3p): 10
     case("9.3-hit", BASE, "3p", {"9.3": 10}, by="discard", melds=BASE_MELDS, robbing_kong=True),
@@ -766,7 +766,7 @@ CASES = [
         by="discard",
         melds=BASE_MELDS,
         robbing_kong=True,
-        rules=V251,
+        rules=RULES_2_51,
     ),
     # East wins on the dealt 14: 1.1 5 + 1.2 5 + 9.4.1 155 = 165
     case(

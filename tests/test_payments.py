@@ -15,38 +15,38 @@ from typing import Any
 
 import pytest
 
-from tests.helpers import check, has_path, problem, request, score_hand
+from tests.helpers import check, paths, problem, request, score_hand
 
 # value 1: chicken hand, 111z (East, not South's wind) 456p 789s 234p + 55s
-V1: dict[str, Any] = {"tiles": "456p789s234p55s", "win": "5s", "melds": [("pung", "111z")]}
+WORTH_1: dict[str, Any] = {"tiles": "456p789s234p55s", "win": "5s", "melds": [("pung", "111z")]}
 # value 25: 2222p 5555s (exposed kongs) 234m 678p + 88s: 4.3.2 20 + 1.3 5 = 25
-V25: dict[str, Any] = {
+WORTH_25: dict[str, Any] = {
     "tiles": "234m678p88s",
     "win": "8s",
     "melds": [("kong", "2222p"), ("kong", "5555s")],
 }
 # value 20: 2222p 5555s (exposed kongs) 123m 789p + 99s: 4.3.2 20
-V20: dict[str, Any] = {
+WORTH_20: dict[str, Any] = {
     "tiles": "123m789p99s",
     "win": "9s",
     "melds": [("kong", "2222p"), ("kong", "5555s")],
 }
 # value 26 (bonus tiles, winner South): 4.3.2 20 + flower 2 proper 4 + season 1 improper 2 = 26
-V26: dict[str, Any] = {**V20, "flowers": [2], "seasons": [1]}
+WORTH_26: dict[str, Any] = {**WORTH_20, "flowers": [2], "seasons": [1]}
 # value 320: 555z 666z 777z(exposed) 111m + 99m: 3.1 30 + 3.2.2 130 + 2.1.1 40 + 4.1 30
 # + 8.1.3 100 = 330 -> capped 320
-V320: dict[str, Any] = {
+WORTH_320: dict[str, Any] = {
     "tiles": "111m99m",
     "win": "9m",
     "melds": [("pung", "555z"), ("pung", "666z"), ("pung", "777z")],
 }
 # value 480: Nine Gates 1112345678999m + 1m (discard) or + 5m (self-draw)
-V480_DISCARD: dict[str, Any] = {"tiles": "11112345678999m", "win": "1m"}
-V480_SELF: dict[str, Any] = {"tiles": "11123455678999m", "win": "5m"}
+WORTH_480_DISCARD: dict[str, Any] = {"tiles": "11112345678999m", "win": "1m"}
+WORTH_480_SELF: dict[str, Any] = {"tiles": "11123455678999m", "win": "5m"}
 # value 40: 333z(exposed, West) 123m 456m 678m + 11z: 2.1.1 40 (same in v2.51)
-V40: dict[str, Any] = {"tiles": "123m456m678m11z", "win": "1z", "melds": [("pung", "333z")]}
+WORTH_40: dict[str, Any] = {"tiles": "123m456m678m11z", "win": "1z", "melds": [("pung", "333z")]}
 # value 15: 567s(exposed) 234p 234p 789m + 11z: 1.1 5 + 5.1.1 10 = 15 (same in v2.51)
-V15: dict[str, Any] = {"tiles": "234p234p789m11z", "win": "1z", "melds": [("chow", "567s")]}
+WORTH_15: dict[str, Any] = {"tiles": "234p234p789m11z", "win": "1z", "melds": [("chow", "567s")]}
 
 
 def pay(
@@ -97,14 +97,14 @@ def ESWN(e: int, s: int, w: int, n: int) -> dict[str, int]:
 @pytest.mark.parametrize(
     ("hand", "by", "value"),
     [
-        pytest.param(V1, "discard", 1, id="v1"),
-        pytest.param(V25, "discard", 25, id="v25"),
-        pytest.param(V26, "discard", 26, id="v26"),
-        pytest.param(V320, "discard", 320, id="v320"),
-        pytest.param(V480_DISCARD, "discard", 480, id="v480-discard"),
-        pytest.param(V480_SELF, "self_draw", 480, id="v480-self"),
-        pytest.param(V40, "discard", 40, id="v40"),
-        pytest.param(V15, "discard", 15, id="v15"),
+        pytest.param(WORTH_1, "discard", 1, id="v1"),
+        pytest.param(WORTH_25, "discard", 25, id="v25"),
+        pytest.param(WORTH_26, "discard", 26, id="v26"),
+        pytest.param(WORTH_320, "discard", 320, id="v320"),
+        pytest.param(WORTH_480_DISCARD, "discard", 480, id="v480-discard"),
+        pytest.param(WORTH_480_SELF, "self_draw", 480, id="v480-self"),
+        pytest.param(WORTH_40, "discard", 40, id="v40"),
+        pytest.param(WORTH_15, "discard", 15, id="v15"),
     ],
 )
 def test_hand_value(hand: dict[str, Any], by: str, value: int) -> None:
@@ -113,29 +113,29 @@ def test_hand_value(hand: dict[str, Any], by: str, value: int) -> None:
 
 def test_v26_breakdown() -> None:
     # 4.3.2 20 + 11.1.2 (flower 2) 4 + 11.1.1 (season 1) 2 = 26
-    check(pay(V26, "discard"), {"4.3.2": 20, "11.1.2": 4, "11.1.1": 2}, 26)
+    check(pay(WORTH_26, "discard"), {"4.3.2": 20, "11.1.2": 4, "11.1.1": 2}, 26)
 
 
 # ---- formal, standard value 25 (the default) -------------------------------------------------
 
 FORMAL = [
     # value 1, self-draw: each pays 1, South +3
-    pytest.param(V1, "self_draw", ESWN(-1, 3, -1, -1), id="1-self"),
+    pytest.param(WORTH_1, "self_draw", ESWN(-1, 3, -1, -1), id="1-self"),
     # value 1, discard (<= 25): each pays 1
-    pytest.param(V1, "discard", ESWN(-1, 3, -1, -1), id="1-discard"),
+    pytest.param(WORTH_1, "discard", ESWN(-1, 3, -1, -1), id="1-discard"),
     # value 25, discard (= S): each pays 25, South +75
-    pytest.param(V25, "discard", ESWN(-25, 75, -25, -25), id="25-discard-at-standard"),
-    pytest.param(V25, "self_draw", ESWN(-25, 75, -25, -25), id="25-self"),
+    pytest.param(WORTH_25, "discard", ESWN(-25, 75, -25, -25), id="25-discard-at-standard"),
+    pytest.param(WORTH_25, "self_draw", ESWN(-25, 75, -25, -25), id="25-self"),
     # value 26, discard: E, N 25 each; West 3 x 26 - 2 x 25 = 28; South +78
-    pytest.param(V26, "discard", ESWN(-25, 78, -28, -25), id="26-discard-above-standard"),
+    pytest.param(WORTH_26, "discard", ESWN(-25, 78, -28, -25), id="26-discard-above-standard"),
     # value 26, self-draw: each 26
-    pytest.param(V26, "self_draw", ESWN(-26, 78, -26, -26), id="26-self"),
+    pytest.param(WORTH_26, "self_draw", ESWN(-26, 78, -26, -26), id="26-self"),
     # value 320, discard: West 960 - 50 = 910, E, N 25; South +960
-    pytest.param(V320, "discard", ESWN(-25, 960, -910, -25), id="320-discard"),
-    pytest.param(V320, "self_draw", ESWN(-320, 960, -320, -320), id="320-self"),
+    pytest.param(WORTH_320, "discard", ESWN(-25, 960, -910, -25), id="320-discard"),
+    pytest.param(WORTH_320, "self_draw", ESWN(-320, 960, -320, -320), id="320-self"),
     # value 480, discard: West 1440 - 50 = 1390, E, N 25; South +1440
-    pytest.param(V480_DISCARD, "discard", ESWN(-25, 1440, -1390, -25), id="480-discard"),
-    pytest.param(V480_SELF, "self_draw", ESWN(-480, 1440, -480, -480), id="480-self"),
+    pytest.param(WORTH_480_DISCARD, "discard", ESWN(-25, 1440, -1390, -25), id="480-discard"),
+    pytest.param(WORTH_480_SELF, "self_draw", ESWN(-480, 1440, -480, -480), id="480-self"),
 ]
 
 
@@ -146,7 +146,7 @@ def test_formal_default(hand: dict[str, Any], by: str, payments: dict[str, int])
 
 
 def test_formal_rules_echoed_with_defaults() -> None:
-    rules = pay(V1, "discard")["rules"]
+    rules = pay(WORTH_1, "discard")["rules"]
     assert rules["payoff"] == "formal"
     assert rules["standard_value"] == 25
 
@@ -155,17 +155,17 @@ def test_formal_rules_echoed_with_defaults() -> None:
     ("hand", "by", "standard", "payments"),
     [
         # S = 10, value 25 discard: E, N 10; West 75 - 20 = 55
-        pytest.param(V25, "discard", 10, ESWN(-10, 75, -55, -10), id="25-over-10"),
+        pytest.param(WORTH_25, "discard", 10, ESWN(-10, 75, -55, -10), id="25-over-10"),
         # S = 10, value 25 self-draw: each 25
-        pytest.param(V25, "self_draw", 10, ESWN(-25, 75, -25, -25), id="25-self-over-10"),
+        pytest.param(WORTH_25, "self_draw", 10, ESWN(-25, 75, -25, -25), id="25-self-over-10"),
         # S = 26, value 26 discard (at S): each 26
-        pytest.param(V26, "discard", 26, ESWN(-26, 78, -26, -26), id="26-at-26"),
+        pytest.param(WORTH_26, "discard", 26, ESWN(-26, 78, -26, -26), id="26-at-26"),
         # S = 100, value 26 discard (below S): each 26
-        pytest.param(V26, "discard", 100, ESWN(-26, 78, -26, -26), id="26-under-100"),
+        pytest.param(WORTH_26, "discard", 100, ESWN(-26, 78, -26, -26), id="26-under-100"),
         # S = 1, value 26 discard: E, N 1; West 78 - 2 = 76
-        pytest.param(V26, "discard", 1, ESWN(-1, 78, -76, -1), id="26-over-1"),
+        pytest.param(WORTH_26, "discard", 1, ESWN(-1, 78, -76, -1), id="26-over-1"),
         # S = 1, value 1 discard (at S): each 1
-        pytest.param(V1, "discard", 1, ESWN(-1, 3, -1, -1), id="1-at-1"),
+        pytest.param(WORTH_1, "discard", 1, ESWN(-1, 3, -1, -1), id="1-at-1"),
     ],
 )
 def test_formal_other_standard_values(
@@ -177,11 +177,11 @@ def test_formal_other_standard_values(
 def test_formal_v251_standard_30_example() -> None:
     # v2.51 §0.1: S = 30, a 40-point hand on a discard: discarder 30 + 10 x 3 = 60,
     # the two others 30 each (3 x 40 - 2 x 30 = 60)
-    result = pay(V40, "discard", payoff="formal", standard_value=30, version="2.51")
+    result = pay(WORTH_40, "discard", payoff="formal", standard_value=30, version="2.51")
     assert result["score"] == 40
     assert result["payments"] == ESWN(-30, 120, -60, -30)
     # a 15-point hand: everyone pays 15 regardless of who discarded
-    result = pay(V15, "discard", payoff="formal", standard_value=30, version="2.51")
+    result = pay(WORTH_15, "discard", payoff="formal", standard_value=30, version="2.51")
     assert result["score"] == 15
     assert result["payments"] == ESWN(-15, 45, -15, -15)
 
@@ -189,7 +189,7 @@ def test_formal_v251_standard_30_example() -> None:
 def test_formal_other_winner_and_discarder() -> None:
     # East wins the 26 hand on North's discard: flower 2 improper 2 + season 1 proper to East 4
     # + 4.3.2 20 = 26; N 3 x 26 - 50 = 28, S and W 25 each, East +78
-    result = pay(V26, "discard", seat="E", discarder="N")
+    result = pay(WORTH_26, "discard", seat="E", discarder="N")
     assert result["score"] == 26
     assert result["payments"] == ESWN(78, -25, -25, -28)
 
@@ -200,11 +200,11 @@ def test_formal_other_winner_and_discarder() -> None:
 @pytest.mark.parametrize(
     ("hand", "by", "payments"),
     [
-        pytest.param(V1, "discard", ESWN(-1, 3, -1, -1), id="1-discard"),
-        pytest.param(V26, "discard", ESWN(-26, 78, -26, -26), id="26-discard"),
-        pytest.param(V26, "self_draw", ESWN(-26, 78, -26, -26), id="26-self"),
-        pytest.param(V320, "discard", ESWN(-320, 960, -320, -320), id="320-discard"),
-        pytest.param(V480_DISCARD, "discard", ESWN(-480, 1440, -480, -480), id="480-discard"),
+        pytest.param(WORTH_1, "discard", ESWN(-1, 3, -1, -1), id="1-discard"),
+        pytest.param(WORTH_26, "discard", ESWN(-26, 78, -26, -26), id="26-discard"),
+        pytest.param(WORTH_26, "self_draw", ESWN(-26, 78, -26, -26), id="26-self"),
+        pytest.param(WORTH_320, "discard", ESWN(-320, 960, -320, -320), id="320-discard"),
+        pytest.param(WORTH_480_DISCARD, "discard", ESWN(-480, 1440, -480, -480), id="480-discard"),
     ],
 )
 def test_uniform(hand: dict[str, Any], by: str, payments: dict[str, int]) -> None:
@@ -218,14 +218,14 @@ def test_uniform(hand: dict[str, Any], by: str, payments: dict[str, int]) -> Non
     ("hand", "by", "payments"),
     [
         # discard: West 3 x value, others 0
-        pytest.param(V1, "discard", ESWN(0, 3, -3, 0), id="1-discard"),
-        pytest.param(V25, "discard", ESWN(0, 75, -75, 0), id="25-discard"),
-        pytest.param(V26, "discard", ESWN(0, 78, -78, 0), id="26-discard"),
-        pytest.param(V320, "discard", ESWN(0, 960, -960, 0), id="320-discard"),
-        pytest.param(V480_DISCARD, "discard", ESWN(0, 1440, -1440, 0), id="480-discard"),
+        pytest.param(WORTH_1, "discard", ESWN(0, 3, -3, 0), id="1-discard"),
+        pytest.param(WORTH_25, "discard", ESWN(0, 75, -75, 0), id="25-discard"),
+        pytest.param(WORTH_26, "discard", ESWN(0, 78, -78, 0), id="26-discard"),
+        pytest.param(WORTH_320, "discard", ESWN(0, 960, -960, 0), id="320-discard"),
+        pytest.param(WORTH_480_DISCARD, "discard", ESWN(0, 1440, -1440, 0), id="480-discard"),
         # self-draw: each pays the value
-        pytest.param(V26, "self_draw", ESWN(-26, 78, -26, -26), id="26-self"),
-        pytest.param(V480_SELF, "self_draw", ESWN(-480, 1440, -480, -480), id="480-self"),
+        pytest.param(WORTH_26, "self_draw", ESWN(-26, 78, -26, -26), id="26-self"),
+        pytest.param(WORTH_480_SELF, "self_draw", ESWN(-480, 1440, -480, -480), id="480-self"),
     ],
 )
 def test_discarder_pays_all(hand: dict[str, Any], by: str, payments: dict[str, int]) -> None:
@@ -239,14 +239,16 @@ def test_discarder_pays_all(hand: dict[str, Any], by: str, payments: dict[str, i
     ("hand", "by", "payments"),
     [
         # discard: West 6 x, others 3 x; the winner gets 12 x
-        pytest.param(V1, "discard", ESWN(-3, 12, -6, -3), id="1-discard"),
-        pytest.param(V25, "discard", ESWN(-75, 300, -150, -75), id="25-discard"),
-        pytest.param(V26, "discard", ESWN(-78, 312, -156, -78), id="26-discard"),
-        pytest.param(V320, "discard", ESWN(-960, 3840, -1920, -960), id="320-discard"),
-        pytest.param(V480_DISCARD, "discard", ESWN(-1440, 5760, -2880, -1440), id="480-discard"),
+        pytest.param(WORTH_1, "discard", ESWN(-3, 12, -6, -3), id="1-discard"),
+        pytest.param(WORTH_25, "discard", ESWN(-75, 300, -150, -75), id="25-discard"),
+        pytest.param(WORTH_26, "discard", ESWN(-78, 312, -156, -78), id="26-discard"),
+        pytest.param(WORTH_320, "discard", ESWN(-960, 3840, -1920, -960), id="320-discard"),
+        pytest.param(
+            WORTH_480_DISCARD, "discard", ESWN(-1440, 5760, -2880, -1440), id="480-discard"
+        ),
         # self-draw: each 4 x
-        pytest.param(V1, "self_draw", ESWN(-4, 12, -4, -4), id="1-self"),
-        pytest.param(V26, "self_draw", ESWN(-104, 312, -104, -104), id="26-self"),
+        pytest.param(WORTH_1, "self_draw", ESWN(-4, 12, -4, -4), id="1-self"),
+        pytest.param(WORTH_26, "self_draw", ESWN(-104, 312, -104, -104), id="26-self"),
     ],
 )
 def test_discarder_pays_double(hand: dict[str, Any], by: str, payments: dict[str, int]) -> None:
@@ -268,20 +270,20 @@ def test_discarder_pays_double(hand: dict[str, Any], by: str, payments: dict[str
     ],
 )
 def test_responsible_other_than_discarder(payoff: str, payments: dict[str, int]) -> None:
-    result = pay(V26, "discard", payoff=payoff, responsible="N")
+    result = pay(WORTH_26, "discard", payoff=payoff, responsible="N")
     assert result["score"] == 26
     assert result["payments"] == payments
 
 
 def test_responsible_same_as_discarder() -> None:
     # naming the discarder changes nothing: formal 26: W 28, E and N 25
-    result = pay(V26, "discard", responsible="W")
+    result = pay(WORTH_26, "discard", responsible="W")
     assert result["payments"] == ESWN(-25, 78, -28, -25)
 
 
 def test_responsible_on_a_small_hand() -> None:
     # formal, value 25 <= S: each pays 25 whoever is responsible
-    assert pay(V25, "discard", responsible="N")["payments"] == ESWN(-25, 75, -25, -25)
+    assert pay(WORTH_25, "discard", responsible="N")["payments"] == ESWN(-25, 75, -25, -25)
 
 
 # ---- pay as self-draw ------------------------------------------------------------------------
@@ -298,13 +300,13 @@ def test_responsible_on_a_small_hand() -> None:
     ],
 )
 def test_pay_as_self_draw(payoff: str, payments: dict[str, int]) -> None:
-    result = pay(V26, "discard", payoff=payoff, pay_as_self_draw=True)
+    result = pay(WORTH_26, "discard", payoff=payoff, pay_as_self_draw=True)
     assert result["score"] == 26
     assert result["payments"] == payments
 
 
 def test_pay_as_self_draw_false_is_the_default() -> None:
-    result = pay(V26, "discard", pay_as_self_draw=False)
+    result = pay(WORTH_26, "discard", pay_as_self_draw=False)
     assert result["payments"] == ESWN(-25, 78, -28, -25)
 
 
@@ -314,14 +316,14 @@ def test_pay_as_self_draw_false_is_the_default() -> None:
 def test_robbing_a_kong_owner_pays() -> None:
     # West adds a kong of 2m; South's 2m completes 123m (South holds no other 2m):
     # 4.3.2 20 + 9.3 10 = 30; formal: W 90 - 50 = 40, E and N 25, South +90
-    hand = {**V20, "win": "2m"}
+    hand = {**WORTH_20, "win": "2m"}
     result = pay(hand, "discard", robbing_kong=True)
     check(result, {"4.3.2": 20, "9.3": 10}, 30)
     assert result["payments"] == ESWN(-25, 90, -40, -25)
 
 
 def test_robbing_a_kong_owner_pays_all() -> None:
-    hand = {**V20, "win": "2m"}
+    hand = {**WORTH_20, "win": "2m"}
     result = pay(hand, "discard", payoff="discarder_pays_all", discarder="N", robbing_kong=True)
     assert result["payments"] == ESWN(0, 90, 0, -90)
 
@@ -331,27 +333,40 @@ def test_robbing_a_kong_owner_pays_all() -> None:
 
 def test_responsible_on_a_self_draw_is_invalid() -> None:
     prob = problem(
-        request(V26["tiles"], V26["win"], "self_draw", melds=V26["melds"], responsible="W")
+        request(
+            WORTH_26["tiles"],
+            WORTH_26["win"],
+            "self_draw",
+            melds=WORTH_26["melds"],
+            responsible="W",
+        )
     )
     assert prob.code == "invalid_context"
-    assert has_path(prob, "win")
+    assert paths(prob) == ["win.responsible"]
 
 
 def test_responsible_is_the_winner_is_invalid() -> None:
     prob = problem(
         request(
-            V26["tiles"], V26["win"], "discard", melds=V26["melds"], discarder="W", responsible="S"
+            WORTH_26["tiles"],
+            WORTH_26["win"],
+            "discard",
+            melds=WORTH_26["melds"],
+            discarder="W",
+            responsible="S",
         )
     )
     assert prob.code == "invalid_context"
-    assert has_path(prob, "win")
+    assert paths(prob) == ["win.responsible"]
 
 
 # ---- minimum and bonus-tile mod --------------------------------------------------------------
 
 
 def test_minimum_5_rejects_a_chicken_hand_with_breakdown() -> None:
-    payload = request(V1["tiles"], V1["win"], "discard", melds=V1["melds"], rules={"minimum": 5})
+    payload = request(
+        WORTH_1["tiles"], WORTH_1["win"], "discard", melds=WORTH_1["melds"], rules={"minimum": 5}
+    )
     prob = problem(payload)
     assert prob.code == "below_minimum"
     assert prob.status == 422
@@ -382,6 +397,13 @@ def test_minimum_5_accepts_a_5_point_hand() -> None:
 def test_bonus_tiles_without_the_mod_is_invalid(rules: dict | None, field: str) -> None:
     bonus = {field: [1]}
     prob = problem(
-        request(V20["tiles"], V20["win"], "discard", melds=V20["melds"], rules=rules, **bonus)
+        request(
+            WORTH_20["tiles"],
+            WORTH_20["win"],
+            "discard",
+            melds=WORTH_20["melds"],
+            rules=rules,
+            **bonus,
+        )
     )
     assert prob.code == "invalid_context"

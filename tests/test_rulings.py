@@ -9,9 +9,9 @@ from __future__ import annotations
 
 import pytest
 
-from tests.helpers import check, has_path, ids, problem, request, score_hand
+from tests.helpers import check, ids, paths, problem, request, score_hand
 
-V251 = {"version": "2.51"}
+RULES_2_51 = {"version": "2.51"}
 BONUS = {"bonus_tiles": True}
 
 # A chicken hand: 111z (East: no Value Honor for South) 456p 789s 234p + 55s.
@@ -123,8 +123,8 @@ def test_ruling_05_seven_pairs_no_concealed_hand_v33() -> None:
 
 def test_ruling_05_seven_pairs_is_concealed_hand_v251() -> None:
     # v2.51: 10.2 25 + 1.2 5 = 30
-    check(score_hand(SEVEN_PAIRS, "6z", rules=V251), {"10.2": 25, "1.2": 5}, 30)
-    check(score_hand(SEVEN_PAIRS, "6z", "discard", rules=V251), {"10.2": 25, "1.2": 5}, 30)
+    check(score_hand(SEVEN_PAIRS, "6z", rules=RULES_2_51), {"10.2": 25, "1.2": 5}, 30)
+    check(score_hand(SEVEN_PAIRS, "6z", "discard", rules=RULES_2_51), {"10.2": 25, "1.2": 5}, 30)
 
 
 def test_ruling_05_thirteen_terminals_no_concealed_hand() -> None:
@@ -187,7 +187,7 @@ def test_ruling_07_thirteen_terminals_no_mixed_greater_terminals() -> None:
 
 def test_ruling_07_thirteen_terminals_v251() -> None:
     # v2.51: 10.1 320, alone
-    result = score_hand(THIRTEEN, "7z", rules=V251)
+    result = score_hand(THIRTEEN, "7z", rules=RULES_2_51)
     check(result, {"10.1": 320}, 320, "single_pattern")
 
 
@@ -283,7 +283,7 @@ def test_ruling_12_robbed_tile_also_held_elsewhere_is_invalid() -> None:
 def test_ruling_12_robbing_a_kong_needs_a_discard_win() -> None:
     prob = problem(request(BASE, "3p", melds=BASE_MELDS, robbing_kong=True))
     assert prob.code == "invalid_context"
-    assert has_path(prob, "win")
+    assert paths(prob) == ["win.robbing_kong"]
 
 
 # ---- 13: Blessings ---------------------------------------------------------------------------
@@ -305,9 +305,9 @@ def test_ruling_13_blessing_of_earth() -> None:
 
 def test_ruling_13_blessings_v251() -> None:
     # v2.51: 9.4.1 320, alone; 9.4.2 320, alone
-    heaven = score_hand(DEALT, "5s", seat="E", first_turn=True, rules=V251)
+    heaven = score_hand(DEALT, "5s", seat="E", first_turn=True, rules=RULES_2_51)
     check(heaven, {"9.4.1": 320}, 320, "single_pattern", ("1.1", "1.2"))
-    earth = score_hand(DEALT, "5s", "discard", discarder="E", first_turn=True, rules=V251)
+    earth = score_hand(DEALT, "5s", "discard", discarder="E", first_turn=True, rules=RULES_2_51)
     check(earth, {"9.4.2": 320}, 320, "single_pattern", ("1.1", "1.2"))
 
 
@@ -507,7 +507,7 @@ def test_thirteen_terminals_with_blessing_of_heaven() -> None:
 
 def test_v251_thirteen_terminals_with_blessing_tie_goes_to_lowest_id() -> None:
     # v2.51: 9.4.1 320 and 10.1 320 tie; the lower id in the official numbering is 9.4.1
-    result = score_hand(THIRTEEN, "7z", seat="E", first_turn=True, rules=V251)
+    result = score_hand(THIRTEEN, "7z", seat="E", first_turn=True, rules=RULES_2_51)
     check(result, {"9.4.1": 320}, 320, "single_pattern", ("10.1",))
 
 
@@ -520,22 +520,26 @@ def test_limit_nine_gates() -> None:
 
 def test_v251_pure_one_suit() -> None:
     # 123p(exposed) 345p 678p 999p + 22p: 2.1.2 100
-    result = score_hand("345p678p999p22p", "2p", "discard", melds=[("chow", "123p")], rules=V251)
+    result = score_hand(
+        "345p678p999p22p", "2p", "discard", melds=[("chow", "123p")], rules=RULES_2_51
+    )
     check(result, {"2.1.2": 100}, 100)
 
 
 def test_v251_win_on_kong() -> None:
     # 4.3.1 5 + 9.2 15 = 20
-    result = score_hand(KONG, "9s", melds=KONG_MELDS, kong_replacement=True, rules=V251)
+    result = score_hand(KONG, "9s", melds=KONG_MELDS, kong_replacement=True, rules=RULES_2_51)
     check(result, {"4.3.1": 5, "9.2": 15}, 20)
 
 
 def test_v251_nine_gates_unchanged() -> None:
-    check(score_hand("11123455678999m", "5m", rules=V251), {"2.2": 480}, 480, "single_pattern")
+    check(
+        score_hand("11123455678999m", "5m", rules=RULES_2_51), {"2.2": 480}, 480, "single_pattern"
+    )
 
 
 def test_v251_rules_echoed() -> None:
-    result = score_hand(SEVEN_PAIRS, "6z", rules=V251)
+    result = score_hand(SEVEN_PAIRS, "6z", rules=RULES_2_51)
     assert result["rules"]["version"] == "2.51"
 
 
@@ -560,20 +564,21 @@ def test_invalid_context_kong_replacement_on_discard() -> None:
 def test_invalid_context_discarder_is_the_winner() -> None:
     prob = problem(request(BASE, "5s", "discard", seat="S", discarder="S", melds=BASE_MELDS))
     assert prob.code == "invalid_context"
-    assert has_path(prob, "win")
+    assert paths(prob) == ["win.discarder"]
 
 
 def test_invalid_context_discarder_with_self_draw() -> None:
     prob = problem(request(BASE, "5s", "self_draw", discarder="W", melds=BASE_MELDS))
     assert prob.code == "invalid_context"
-    assert has_path(prob, "win")
+    assert paths(prob) == ["win.discarder"]
 
 
 def test_invalid_discard_without_discarder() -> None:
-    # API.md: discarder is required with discard (schema or context: either code is a 422)
+    # API.md: discarder is required with discard; the schema allows leaving it out (a
+    # self-drawn win has none), so it is the win context that is wrong.
     prob = problem(request(BASE, "5s", "discard", discarder=None, melds=BASE_MELDS))
-    assert prob.code in ("invalid_context", "invalid_request")
-    assert prob.status == 422
+    assert prob.code == "invalid_context"
+    assert paths(prob) == ["win.discarder"]
 
 
 def test_invalid_context_first_turn_with_melds() -> None:
@@ -623,25 +628,27 @@ def test_invalid_hand_fifth_copy_with_kong() -> None:
 
 
 @pytest.mark.parametrize(
-    "meld",
+    ("meld", "field"),
     [
-        pytest.param({"kind": "chow", "tiles": "78m9p"}, id="chow-789-across-suits"),
-        pytest.param({"kind": "chow", "tiles": "123z"}, id="honours-chow"),
-        pytest.param({"kind": "chow", "tiles": "135m"}, id="chow-with-gaps"),
-        pytest.param({"kind": "pung", "tiles": "123m"}, id="pung-of-different-tiles"),
-        pytest.param({"kind": "pung", "tiles": "777z", "concealed": True}, id="concealed-pung"),
+        pytest.param({"kind": "chow", "tiles": "78m9p"}, "tiles", id="chow-789-across-suits"),
+        pytest.param({"kind": "chow", "tiles": "123z"}, "tiles", id="honours-chow"),
+        pytest.param({"kind": "chow", "tiles": "135m"}, "tiles", id="chow-with-gaps"),
+        pytest.param({"kind": "pung", "tiles": "123m"}, "tiles", id="pung-of-different-tiles"),
+        pytest.param(
+            {"kind": "pung", "tiles": "777z", "concealed": True}, "concealed", id="concealed-pung"
+        ),
     ],
 )
-def test_invalid_hand_impossible_meld(meld: dict) -> None:
+def test_invalid_hand_impossible_meld(meld: dict, field: str) -> None:
     prob = problem(request("123m456p789s55s", "5s", melds=[meld]))
     assert prob.code == "invalid_hand"
-    assert has_path(prob, "hand.melds[0]")
+    assert paths(prob) == [f"hand.melds[0].{field}"]
 
 
 def test_invalid_hand_winning_tile_not_held() -> None:
     prob = problem(request("123m456p789s234p55s", "9p"))
     assert prob.code == "invalid_hand"
-    assert has_path(prob, "hand.winning_tile")
+    assert paths(prob) == ["hand.winning_tile"]
 
 
 def test_invalid_hand_winning_tile_only_in_a_meld() -> None:
