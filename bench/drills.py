@@ -33,7 +33,9 @@ from contextlib import contextmanager, suppress
 from dataclasses import dataclass, field
 from typing import Any
 
-from . import handgen, server
+from tests.support import handgen
+
+from . import server
 from .faults import Drill
 
 CLIENT_TIMEOUT = 2.0  # seconds, for the drills: the slow clients' dance repeats within a drill

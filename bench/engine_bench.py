@@ -28,7 +28,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from . import handgen
+from tests.support import handgen
 
 
 @dataclass

@@ -31,7 +31,9 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
-from . import handgen, server
+from tests.support import handgen
+
+from . import server
 
 HEAVY = {"one_suit": 4, "nine_gates": 3, "identical_chows": 2, "consecutive_pungs": 1}
 

@@ -22,8 +22,9 @@ from flask import Flask, request
 
 import service
 from service import engine, schemas
+from tests.support import handgen
 
-from . import handgen, wrk
+from . import wrk
 
 
 def create_app(hands: int, seed: int) -> Flask:

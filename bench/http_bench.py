@@ -27,7 +27,9 @@ import statistics
 import threading
 from dataclasses import dataclass
 
-from . import fixedrate, handgen, server, wrk
+from tests.support import handgen
+
+from . import fixedrate, server, wrk
 
 BATCH = 1000  # hands per batch request: the API's maximum
 ROUNDS = 5  # livez/score pairs in (ii): a median of five rides out one slow minute

@@ -27,7 +27,7 @@ PASSES = 2
 # Scores ``hands`` generated hands once (warm-up), then ``passes`` more times.
 SCRIPT = """
 import sys
-from bench import handgen
+from tests.support import handgen
 from service import engine
 hands = handgen.generate(int(sys.argv[1]), 1)
 for _ in range(1 + int(sys.argv[2])):

@@ -23,7 +23,9 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
-from . import handgen, report, server, wrk
+from tests.support import handgen
+
+from . import report, server, wrk
 
 INVALID: list[wrk.Request] = [
     wrk.Request("POST", "/v1/score", '{"hand": {"tiles": '),  # malformed JSON

@@ -17,7 +17,7 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
-from . import handgen
+from tests.support import handgen
 
 
 @dataclass

@@ -2,60 +2,23 @@
 
 from __future__ import annotations
 
-import io
-import json
 import os
 from collections.abc import Iterator
-from pathlib import Path
-from typing import Any
 
 import pytest
-import yaml
 from flask import Flask
 from flask.testing import FlaskClient
 from hypothesis import settings
-from openapi_core import Config, OpenAPI
-from openapi_core.contrib.werkzeug import WerkzeugOpenAPIRequest, WerkzeugOpenAPIResponse
-from openapi_core.templating.paths.exceptions import OperationNotFound, PathNotFound
-from werkzeug.wrappers import Request
 
 from service import create_app
+
+from .support.contract import ContractClient
 
 # CI replays the same examples every run (a red build is then always reproducible); local runs
 # keep exploring new ones.
 settings.register_profile("ci", derandomize=True, print_blob=True)
 if os.environ.get("CI"):
     settings.load_profile("ci")
-
-SPEC_PATH = Path(__file__).resolve().parents[1] / "openapi.yaml"
-# openapi-core reads only application/json as JSON; problems are application/problem+json.
-CONTRACT = OpenAPI.from_file_path(
-    str(SPEC_PATH),
-    config=Config(
-        extra_media_type_deserializers={
-            "application/problem+json": json.loads,
-            "application/yaml": yaml.safe_load,
-        }
-    ),
-)
-
-
-class ContractClient(FlaskClient):
-    """A test client that fails the test on any response openapi.yaml does not describe."""
-
-    def open(self, *args: Any, **kwargs: Any) -> Any:
-        response = super().open(*args, **kwargs)
-        # The body was read by the app; the response check needs only the method and path.
-        environ = dict(response.request.environ, CONTENT_LENGTH="0")
-        environ["wsgi.input"] = io.BytesIO()
-        request = WerkzeugOpenAPIRequest(Request(environ))
-        try:
-            CONTRACT.validate_response(request, WerkzeugOpenAPIResponse(response))
-        except (PathNotFound, OperationNotFound):
-            # Unknown paths and methods (and CORS preflights) have no operation; their
-            # answers are checked by the tests that make them.
-            assert response.status_code in (404, 405) or response.request.method == "OPTIONS"
-        return response
 
 
 @pytest.fixture
@@ -68,38 +31,3 @@ def client(app: Flask) -> Iterator[FlaskClient]:
     app.test_client_class = ContractClient
     with app.test_client() as client:
         yield client
-
-
-def score_request(
-    tiles: str,
-    winning_tile: str,
-    by: str = "self_draw",
-    seat: str = "S",
-    discarder: str | None = None,
-    melds: list[dict[str, Any]] | None = None,
-    rules: dict[str, Any] | None = None,
-    **flags: Any,
-) -> dict[str, Any]:
-    """A score request in API.md's JSON, terse to write in tests."""
-    win: dict[str, Any] = {"by": by, "seat": seat, **flags}
-    if discarder is not None:
-        win["discarder"] = discarder
-    body: dict[str, Any] = {
-        "hand": {"tiles": tiles, "melds": melds or [], "winning_tile": winning_tile},
-        "win": win,
-    }
-    if rules is not None:
-        body["rules"] = rules
-    return body
-
-
-# API.md's example hand with its winning tile among the tiles, as the API's own rule wants
-# (API.md prints "123m789p2355s", 13 tiles with the meld). Value Honor 10, payments -10/+30.
-EXAMPLE = score_request(
-    "123m789p23455s",
-    "4s",
-    by="discard",
-    seat="S",
-    discarder="W",
-    melds=[{"kind": "pung", "tiles": "777z"}],
-)

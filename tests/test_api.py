@@ -10,7 +10,8 @@ from flask.testing import FlaskClient
 
 from service import create_app, engine
 
-from .conftest import EXAMPLE, SPEC_PATH, ContractClient, score_request
+from .support.contract import SPEC_PATH, ContractClient
+from .support.hands import EXAMPLE, request
 
 NINE_GATES = {"hand": {"tiles": "1112345678999m"}, "win": {"seat": "S"}}
 
@@ -133,7 +134,7 @@ def test_unsupported_media_type(client: FlaskClient, content_type: str | None) -
     ],
 )
 def test_invalid_request_names_the_field(client: FlaskClient, change: Any, path: str) -> None:
-    body = score_request("123m789p23455s", "4s", by="discard", discarder="W",
+    body = request("123m789p23455s", "4s", by="discard", discarder="W",
                          melds=[{"kind": "pung", "tiles": "777z"}])  # fmt: skip
     change(body)
     found = problem(client.post("/v1/score", json=body), 422, "invalid_request")
@@ -165,7 +166,7 @@ def test_body_must_be_an_object(client: FlaskClient) -> None:
 def test_invalid_hand(
     client: FlaskClient, tiles: str, winning: str, melds: list[dict[str, Any]], path: str
 ) -> None:
-    body = score_request(tiles, winning, melds=melds)
+    body = request(tiles, winning, melds=melds)
     assert paths(problem(client.post("/v1/score", json=body), 422, "invalid_hand")) == [path]
 
 
@@ -189,18 +190,18 @@ def test_invalid_hand(
     ],
 )
 def test_invalid_context(client: FlaskClient, win: dict[str, Any], path: str) -> None:
-    body = score_request("123m456p789s2355s4s"[:-2] + "4s", "4s")
+    body = request("123m456p789s2355s4s"[:-2] + "4s", "4s")
     body["win"] = {"seat": "S", **win}
     assert paths(problem(client.post("/v1/score", json=body), 422, "invalid_context")) == [path]
 
 
 def test_not_a_winning_hand(client: FlaskClient) -> None:
-    body = score_request("123m456p789s23599s", "9s")
+    body = request("123m456p789s23599s", "9s")
     problem(client.post("/v1/score", json=body), 422, "not_a_winning_hand")
 
 
 def test_below_minimum_still_carries_the_breakdown(client: FlaskClient) -> None:
-    chicken = score_request(
+    chicken = request(
         "234m678p345s99s",
         "9s",
         by="discard",
@@ -239,7 +240,7 @@ def test_an_unexpected_failure_is_a_bare_500(
 
 
 def test_batch_keeps_order_and_isolates_bad_items(client: FlaskClient) -> None:
-    items = [EXAMPLE, {"hand": {}}, score_request("123m456p789s23599s", "9s"), EXAMPLE]
+    items = [EXAMPLE, {"hand": {}}, request("123m456p789s23599s", "9s"), EXAMPLE]
     response = client.post("/v1/score/batch", json={"items": items})
     assert response.status_code == 200
     results = response.get_json()["results"]

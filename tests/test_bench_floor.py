@@ -8,7 +8,9 @@ from __future__ import annotations
 import pytest
 from flask.testing import FlaskClient
 
-from bench import floor, handgen, wrk
+from bench import floor, wrk
+
+from .support import handgen
 
 JSON = {"Content-Type": "application/json"}
 

@@ -13,7 +13,7 @@ import pytest
 from service.cli import main
 from service.domain.rulesets import install_profiles
 
-from .conftest import EXAMPLE
+from .support.hands import EXAMPLE
 
 
 def run(*argv: str, stdin: str = "") -> tuple[int, str]:

@@ -20,7 +20,7 @@ from schemathesis.specs.openapi.checks import positive_data_acceptance
 
 from service import create_app
 
-from .conftest import SPEC_PATH
+from .support.contract import SPEC_PATH
 
 APP = create_app({"TESTING": True})
 SCHEMA = schemathesis.openapi.from_path(SPEC_PATH)

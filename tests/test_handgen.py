@@ -1,7 +1,7 @@
 """The benchmark's hand generator makes what it promises: legal, winning, distinct, repeatable.
 
 If a generated request stopped scoring, the benchmark would be timing error paths, and the
-property tests built on ``bench.strategies`` would be testing nothing.
+property tests built on ``tests.support.strategies`` would be testing nothing.
 """
 
 from __future__ import annotations
@@ -12,9 +12,10 @@ from collections import Counter
 import pytest
 from hypothesis import HealthCheck, given, settings
 
-from bench import handgen
-from bench.strategies import score_requests, shapes
 from service import engine
+
+from .support import handgen
+from .support.strategies import score_requests, shapes
 
 N = 2000
 

@@ -55,14 +55,10 @@ from service.schemas import (
     load,
 )
 
-from .conftest import EXAMPLE, SPEC_PATH, score_request
-
-try:  # the legal-hand generator, when bench/ is there; fixed valid requests otherwise
-    from bench import handgen
-    from bench.strategies import score_requests as _bench_requests
-except ImportError:  # pragma: no cover
-    handgen = None
-    _bench_requests = None
+from .support import handgen, hands
+from .support.contract import SPEC_PATH
+from .support.hands import EXAMPLE
+from .support.strategies import score_requests as drawn_score_requests
 
 SPEC = yaml.safe_load(SPEC_PATH.read_text(encoding="utf-8"))
 SCHEMAS = SPEC["components"]["schemas"]
@@ -97,7 +93,7 @@ FIXED_SCORE_REQUESTS = [
         "rules": {"version": "2.51", "payoff": "uniform", "standard_value": 8, "minimum": 5,
                   "bonus_tiles": True},
     },
-    score_request(
+    hands.request(
         " 11p ",
         "1p",
         by="discard",
@@ -117,7 +113,7 @@ FIXED_SCORE_REQUESTS = [
 
 # Legal winning requests drawn once: a cheap base for the HTTP fuzzing, where drawing each
 # hand through hypothesis would cost more than sending it.
-POOL = FIXED_SCORE_REQUESTS + (handgen.generate(300, seed=7) if handgen else [])
+POOL = FIXED_SCORE_REQUESTS + handgen.generate(300, seed=7)
 
 HEALTH = [HealthCheck.too_slow, HealthCheck.data_too_large, HealthCheck.large_base_example]
 
@@ -150,9 +146,7 @@ def to_waits(request: dict[str, Any]) -> dict[str, Any]:
 
 def valid_score_requests() -> st.SearchStrategy[dict[str, Any]]:
     fixed = st.sampled_from(FIXED_SCORE_REQUESTS).map(copy.deepcopy)
-    if _bench_requests is None:  # pragma: no cover
-        return fixed
-    return st.one_of(fixed, _bench_requests())
+    return st.one_of(fixed, drawn_score_requests())
 
 
 # ---- response checks -----------------------------------------------------------------------

@@ -13,7 +13,7 @@ Each field alone, then in combination, then profiles, then the errors. The hands
   is not East's wind), a Chicken Hand.
 - MELDED_SEQUENCES: exposed chows 234p 234p, then 567p 567p 22p self-drawn: All Sequences 5,
   No Terminals 5, Pure One-Suit 80, Two Identical Sequences Twice 60 = 150 (its one reading).
-- conftest.EXAMPLE: South wins on West's discard with a pung of Red: Value Honor 10 only.
+- hands.EXAMPLE: South wins on West's discard with a pung of Red: Value Honor 10 only.
 """
 
 from __future__ import annotations
@@ -46,8 +46,8 @@ from service.domain.versions import V3_3, VERSIONS, Version
 from service.problems import Problem
 from service.schemas import MAX_VALUE, RulesSchema
 
-from .conftest import EXAMPLE, ContractClient
-from .helpers import check, paths, problem, request, score_hand
+from .support.contract import ContractClient
+from .support.hands import EXAMPLE, check, paths, problem, request, score_hand
 from .test_openapi_spec import SPEC
 
 PAIRS_OR_SEQUENCES = ("22223344556677p", "7p")

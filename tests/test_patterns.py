@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from tests.helpers import check, problem, request, score_hand
+from .support.hands import check, problem, request, score_hand
 
 BONUS = {"bonus_tiles": True}
 RULES_2_51 = {"version": "2.51"}

@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from tests.helpers import check, paths, problem, request, score_hand
+from .support.hands import check, paths, problem, request, score_hand
 
 # value 1: chicken hand, 111z (East, not South's wind) 456p 789s 234p + 55s
 WORTH_1: dict[str, Any] = {"tiles": "456p789s234p55s", "win": "5s", "melds": [("pung", "111z")]}

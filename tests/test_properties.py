@@ -1,4 +1,4 @@
-"""Invariants over generated legal winning hands (hypothesis, bench.strategies)."""
+"""Invariants over generated legal winning hands (hypothesis, tests.support.strategies)."""
 
 from __future__ import annotations
 
@@ -11,8 +11,6 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from marshmallow import ValidationError
 
-from bench.handgen import generate
-from bench.strategies import house_rule_requests, score_requests
 from service.domain import tiles as t
 from service.domain.decompose import arrangements
 from service.domain.features import EVERY
@@ -24,6 +22,9 @@ from service.engine import score, waits
 from service.loader import Doubt
 from service.problems import Problem
 from service.schemas import ScoreRequestSchema, _fast_loader, load
+
+from .support.handgen import generate
+from .support.strategies import house_rule_requests, score_requests
 
 SETTINGS = settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 LIMIT = 320

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.helpers import check, ids, paths, problem, request, score_hand
+from .support.hands import check, ids, paths, problem, request, score_hand
 
 RULES_2_51 = {"version": "2.51"}
 BONUS = {"bonus_tiles": True}

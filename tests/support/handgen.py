@@ -4,7 +4,7 @@ Why a generator rather than a fixture file: the benchmark needs >= 10,000 distin
 realistic mix, and the property tests need the same hands as hypothesis strategies. So every
 building block here takes a ``random.Random``-like ``rng`` (only ``random``, ``randrange``,
 ``choice``, ``sample`` and ``shuffle`` are used, which hypothesis' ``st.randoms()`` objects
-also provide) and ``bench.strategies`` drives the very same functions.
+also provide) and ``tests.support.strategies`` drives the very same functions.
 
 Hands are built from their answer, never searched for: four sets and a pair (some of the sets
 then declared as melds, kongs included), seven pairs, or thirteen terminals, so each is a

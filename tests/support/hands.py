@@ -1,7 +1,7 @@
-"""Helpers for the hand-worked scoring tests: build API.md requests tersely, check responses.
+"""Score requests built tersely (``request``, the one builder), and checks of their results.
 
-Every expected value in the tests that use these helpers was worked out by hand from
-``../shared/RULES.md``, never by running the engine.
+Every expected value in the tests that use these was worked out by hand from the rules
+(docs/RULES.md), never by running the engine.
 """
 
 from __future__ import annotations
@@ -116,3 +116,15 @@ def problem(payload: Mapping[str, Any]) -> Problem:
 
 def paths(prob: Problem) -> list[str]:
     return [e["path"] for e in prob.errors]
+
+
+# API.md's example hand with its winning tile among the tiles, as the API's own rule wants
+# (API.md prints "123m789p2355s", 13 tiles with the meld). Value Honor 10, payments -10/+30.
+EXAMPLE = request(
+    "123m789p23455s",
+    "4s",
+    by="discard",
+    seat="S",
+    discarder="W",
+    melds=[{"kind": "pung", "tiles": "777z"}],
+)

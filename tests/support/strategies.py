@@ -1,11 +1,11 @@
-"""Hypothesis strategies for legal winning score requests, built on ``bench.handgen``.
+"""Hypothesis strategies for legal winning score requests, built on ``handgen``.
 
 The generator's building blocks take any ``random.Random``-like object, so the strategies
 hand them hypothesis' own ``st.randoms()``: every random choice the generator makes is then
 drawn by hypothesis (replayable from its database, shrunk towards the first choices), and
 the strategies and ``make bench`` cannot drift apart.
 
-    from bench.strategies import score_requests
+    from tests.support.strategies import score_requests
 
     @given(score_requests())
     def test_scores(request): ...

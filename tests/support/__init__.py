@@ -1,0 +1,7 @@
+"""What the tests share besides fixtures (those are in tests/conftest.py).
+
+``hands``: the one builder of score requests and the checks of hand-worked results;
+``contract``: the test client that checks every response against openapi.yaml;
+``handgen`` and ``strategies``: the legal-hand generator and its hypothesis strategies, which
+the benchmarks (bench/) draw their hands from too.
+"""
