@@ -69,18 +69,17 @@ def make_hand(data: dict[str, Any]) -> Hand:
 
 
 def make_win(data: dict[str, Any]) -> Win:
-    # Positional: keywords would cost a native constructor more than all its checks. A waits
-    # request has no ``by`` and no discarder.
+    # A waits request has no ``by`` and no discarder.
     return Win(
-        data.get("by", "self_draw"),
-        data["seat"],
-        data.get("discarder"),
-        data["last_tile"],
-        data["kong_replacement"],
-        data["robbing_kong"],
-        data["first_turn"],
-        data.get("responsible"),
-        data.get("pay_as_self_draw", False),
+        by=data.get("by", "self_draw"),
+        seat=data["seat"],
+        discarder=data.get("discarder"),
+        last_tile=data["last_tile"],
+        kong_replacement=data["kong_replacement"],
+        robbing_kong=data["robbing_kong"],
+        first_turn=data["first_turn"],
+        responsible=data.get("responsible"),
+        pay_as_self_draw=data.get("pay_as_self_draw", False),
     )
 
 
