@@ -221,6 +221,7 @@ class ScoreRequestSchema(Schema):
     hand = fields.Nested(HandSchema, required=True)
     win = fields.Nested(WinSchema, required=True)
     rules = fields.Nested(RulesSchema, load_default=Rules)
+    explain = Bool(load_default=False)
 
 
 class WaitsRequestSchema(Schema):
