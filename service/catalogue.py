@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from typing import Any, cast
 
 from .domain.hand import Rules
-from .domain.patterns import CATALOGUE, table_for
+from .domain.patterns import CATALOGUE, Pattern, table_for
 from .domain.payments import SCHEMES
 from .domain.rulesets import DEFAULT, profiles
 from .domain.versions import VERSIONS
@@ -44,11 +44,36 @@ def patterns(query: Mapping[str, str]) -> dict[str, Any]:
                 "value": table.values[pattern.id],
                 "excluded": pattern.id in table.excluded,
                 "description": pattern.description,
+                "example": example(pattern, applied.version),
             }
             for pattern in CATALOGUE
             if pattern.id in table.values
         ],
     }
+
+
+def example(pattern: Pattern, version: str) -> dict[str, Any]:
+    """The pattern's worked example as a score request under ``version``: its ``rules`` name
+    the version (and turn the bonus-tile mod on for the mod's patterns), so that it scores
+    as shown whatever a client's defaults; a profile's house rules are left out, since they
+    may drop or outvalue the pattern."""
+    shown = pattern.example
+    hand: dict[str, Any] = {"tiles": shown.tiles, "winning_tile": shown.winning_tile}
+    if shown.melds:
+        hand["melds"] = [{"kind": kind, "tiles": tiles} for kind, tiles in shown.melds]
+    if shown.flowers:
+        hand["flowers"] = list(shown.flowers)
+    if shown.seasons:
+        hand["seasons"] = list(shown.seasons)
+    win: dict[str, Any] = {"by": "self_draw" if shown.discarder is None else "discard"}
+    win["seat"] = shown.seat
+    if shown.discarder is not None:
+        win["discarder"] = shown.discarder
+    win.update({flag: True for flag in shown.flags})
+    rules: dict[str, Any] = {"version": version}
+    if pattern.bonus:
+        rules["bonus_tiles"] = True
+    return {"hand": hand, "win": win, "rules": rules}
 
 
 def rules() -> dict[str, Any]:

@@ -55,6 +55,9 @@ def _parser() -> argparse.ArgumentParser:
     hand.add_argument("--flowers", type=_numbers, default=[], metavar="N,N")
     hand.add_argument("--seasons", type=_numbers, default=[], metavar="N,N")
     hand.add_argument("--json", action="store_true", help="print the response JSON instead")
+    score.add_argument(
+        "--explain", action="store_true", help="also list the other readings of the tiles"
+    )
     rules = score.add_argument_group(
         "rules (friendly form; each defaults to the profile's, then API.md's)"
     )
@@ -161,14 +164,8 @@ def _is_tiles(source: str) -> bool:
 def describe(response: dict[str, Any]) -> str:
     """A readable breakdown of a score response."""
     hand = response["hand"]
-    if hand["form"] == "standard":
-        shape = " ".join(s["tiles"] for s in hand["sets"]) + f" {hand['pair']}"
-    elif hand["form"] == "seven_pairs":
-        shape = " ".join(hand["pairs"])
-    else:
-        shape = hand["tiles"]
     lines = [
-        f"Hand     {shape}  ({hand['form'].replace('_', ' ')},"
+        f"Hand     {_shape(hand)}  ({hand['form'].replace('_', ' ')},"
         f" {'concealed' if hand['concealed'] else 'exposed'}, won on {hand['winning_tile']})",
         f"         {hand['glyphs']}",
         "Patterns",
@@ -181,6 +178,9 @@ def describe(response: dict[str, Any]) -> str:
     lines.append(
         f"Points   {response['points']}  limit {response['limit']}  score {response['score']}"
     )
+    for other in response.get("alternatives", []):
+        patterns = ", ".join(f"{p['id']} {p['points']}" for p in other["patterns"])
+        lines.append(f"Or       {_shape(other)}: {patterns}; score {other['score']}")
     house = _house_rules(response["rules"])
     if house:
         lines.append(f"Rules    {house}")
@@ -189,6 +189,15 @@ def describe(response: dict[str, Any]) -> str:
             "Payments " + "  ".join(f"{s} {v:+d}" for s, v in response["payments"].items())
         )
     return "\n".join(lines)
+
+
+def _shape(reading: dict[str, Any]) -> str:
+    """A reading's sets and pair, or pairs, as one line of text."""
+    if reading["form"] == "standard":
+        return " ".join(s["tiles"] for s in reading["sets"]) + f" {reading['pair']}"
+    if reading["form"] == "seven_pairs":
+        return " ".join(reading["pairs"])
+    return str(reading.get("tiles", "thirteen terminals"))  # another reading lists no tiles
 
 
 def _house_rules(applied: dict[str, Any]) -> str:
@@ -218,6 +227,8 @@ def main(argv: Sequence[str] | None = None, stdin: TextIO = sys.stdin,
     except (OSError, ValueError) as error:
         print(f"cannot read the request: {error}", file=sys.stderr)
         return 2
+    if args.command == "score" and args.explain and isinstance(payload, dict):
+        payload["explain"] = True
     try:
         response = operation(payload)
     except Problem as problem:

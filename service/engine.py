@@ -26,19 +26,26 @@ from .schemas import (
 _SCORE = ScoreRequestSchema()
 _WAITS = WaitsRequestSchema()
 _BATCH = BatchRequestSchema()
+MAX_ALTERNATIVES = 5  # the other readings an explained score lists at most (API.md)
 
 __all__ = ["MAX_BATCH", "Problem", "batch", "score", "waits"]
 
 
 def score(payload: Any) -> dict[str, Any]:
-    """POST /v1/score: the best reading of a won hand, its breakdown and the payments."""
+    """POST /v1/score: the best reading of a won hand, its breakdown and the payments; with
+    ``explain``, the other readings too."""
     request = load(_SCORE, payload)
     rules = request["rules"]
     try:
         best = scoring.score(request["hand"], request["win"], rules)
     except ScoringError as error:
         raise Problem.of(error) from None
-    return render.score_response(best, pay.payments(best.score, request["win"], rules))
+    body = render.score_response(best, pay.payments(best.score, request["win"], rules))
+    if request["explain"]:
+        # Scored again, all of them: the cost falls on the requests that ask for it.
+        others = scoring.ranked(best.situation)[1 : 1 + MAX_ALTERNATIVES]
+        body["alternatives"] = [render.reading(other) for other in others]
+    return body
 
 
 def waits(payload: Any) -> dict[str, Any]:

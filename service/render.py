@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from .domain import tiles as t
+from .domain.decompose import Arrangement
 from .domain.hand import Rules
 from .domain.scoring import Counted, Score
 from .domain.waits import Wait
@@ -43,18 +44,23 @@ def _pattern(counted: Counted) -> dict[str, Any]:
 
 def _hand(score: Score) -> dict[str, Any]:
     situation = score.situation
-    arrangement = score.arrangement
     text, glyphs = t.written(situation.tiles)
     hand: dict[str, Any] = {
-        "form": arrangement.form,
+        "form": score.arrangement.form,
         "concealed": situation.concealed,
         "tiles": text,
         "glyphs": glyphs,
         "winning_tile": t.repeated(situation.hand.winning_tile),
     }
+    _shape(score.arrangement, hand)
+    return hand
+
+
+def _shape(arrangement: Arrangement, into: dict[str, Any]) -> None:
+    """The reading's own fields: ``sets`` and ``pair`` (standard form) or ``pairs``."""
     if arrangement.form == "standard":
         winning = arrangement.winning
-        hand["sets"] = [
+        into["sets"] = [
             {
                 "kind": meld.kind,
                 "tiles": meld.text,
@@ -64,10 +70,21 @@ def _hand(score: Score) -> dict[str, Any]:
             }
             for index, meld in enumerate(arrangement.sets)
         ]
-        hand["pair"] = t.repeated(arrangement.pair, 2)
+        into["pair"] = t.repeated(arrangement.pair, 2)
     elif arrangement.form == "seven_pairs":
-        hand["pairs"] = [t.repeated(tile, 2) for tile in arrangement.pairs]
-    return hand
+        into["pairs"] = [t.repeated(tile, 2) for tile in arrangement.pairs]
+
+
+def reading(score: Score) -> dict[str, Any]:
+    """Another reading of the hand, as an explained score lists it (API.md ``alternatives``):
+    its shape and what it is worth, without what it shares with the chosen one."""
+    body: dict[str, Any] = {"form": score.arrangement.form}
+    _shape(score.arrangement, body)
+    body["patterns"] = [_pattern(c) for c in score.patterns]
+    body["points"] = score.points
+    body["limit"] = score.limit
+    body["score"] = score.score
+    return body
 
 
 def breakdown(score: Score) -> dict[str, Any]:

@@ -41,6 +41,27 @@ def _between(low: int, high: int) -> validate.Range:
 SEAT = _one_of(*t.SEATS)
 
 
+class Hinted(validate.OneOf):
+    """One of ``choices``, where some wrong values clients send (``hints``) are answered with
+    how to write what they mean."""
+
+    def __init__(self, choices: tuple[str, ...], hints: dict[str, str]) -> None:
+        super().__init__(choices, error="must be one of: {choices}")
+        self.hints = hints
+
+    def __call__(self, value: Any) -> Any:
+        if value in self.hints:
+            raise ValidationError(self.hints[value])
+        return super().__call__(value)
+
+
+# Other scorers (and this service's CLI) have a concealed kong option of its own.
+MELD_KIND = Hinted(
+    ("chow", "pung", "kong"),
+    {"concealed_kong": 'a concealed kong is written "kind": "kong", "concealed": true'},
+)
+
+
 class BoundedList(fields.List):  # type: ignore[type-arg]
     """A list whose length is checked before its items, so a huge list costs one error."""
 
@@ -107,7 +128,7 @@ class _Model(Schema):
 
 class MeldSchema(_Model):
     model = staticmethod(loader.make_meld)
-    kind = fields.String(required=True, validate=_one_of("chow", "pung", "kong"))
+    kind = fields.String(required=True, validate=MELD_KIND)
     tiles = Tiles(required=True)
     concealed = Bool(load_default=False)
 
@@ -221,6 +242,7 @@ class ScoreRequestSchema(Schema):
     hand = fields.Nested(HandSchema, required=True)
     win = fields.Nested(WinSchema, required=True)
     rules = fields.Nested(RulesSchema, load_default=Rules)
+    explain = Bool(load_default=False)
 
 
 class WaitsRequestSchema(Schema):
@@ -350,7 +372,9 @@ def _converter(field: fields.Field[Any]) -> loader.Converter:
         if not validators:
             return loader.Choice(None, not_a_string)
         if isinstance(validators[0], validate.OneOf):
-            not_a_choice = _said(validators[0], "\x00", "\x01")
+            # A hinted value has its own message: then the fast path leaves it to marshmallow.
+            hinted = getattr(validators[0], "hints", {})
+            not_a_choice = _said(validators[0], "\x00", "\x01", *hinted)
             return loader.Choice(frozenset(validators[0].choices), not_a_string, not_a_choice)
     elif isinstance(field, Int) and len(validators) == 1:
         bounds = validators[0]

@@ -185,3 +185,13 @@ def test_a_bad_profiles_file_exits_2(tmp_path: Path, capsys: pytest.CaptureFixtu
     assert capsys.readouterr().err == (
         f"bad profiles file: {profiles}: club.chicken: must be from 0 to 10000\n"
     )
+
+
+def test_explain_lists_the_other_readings() -> None:
+    # 155 for the sets, 115 for Seven Pairs (hand-checked in test_explain.py).
+    status, out = run("score", "22223344556677p", "--win", "7p", "--seat", "S", "--explain")
+    assert status == 0
+    assert "Points   155  limit none  score 155" in out
+    assert "Or       22p 22p 33p 44p 55p 66p 77p: 1.3 5, 2.1.2 80, 10.2 30; score 115" in out
+    status, out = run("score", "-", "--explain", stdin=json.dumps(EXAMPLE))
+    assert status == 0 and json.loads(out)["alternatives"] == []

@@ -64,7 +64,7 @@ SPEC = yaml.safe_load(SPEC_PATH.read_text(encoding="utf-8"))
 SCHEMAS = SPEC["components"]["schemas"]
 # The contract's own patterns: the parser must accept exactly what they describe.
 TILE_STRING = re.compile(SCHEMAS["TileString"]["pattern"])
-TILE = re.compile(SCHEMAS["Tile"]["pattern"])
+TILE = re.compile(SCHEMAS["HeldTile"]["pattern"])
 
 CODES = {
     400: {"malformed_json"},
@@ -109,6 +109,13 @@ FIXED_SCORE_REQUESTS = [
         pay_as_self_draw=False,
         robbing_kong=False,
     ),
+    # Glyphs, alone, mixed with mpsz and listed; and explained.
+    {
+        "hand": {"tiles": "🀇🀈🀉 789p🀑🀒🀓🀔🀔", "melds": [{"kind": "pung", "tiles": ["🀄", "7z", "🀄"]}],
+                 "winning_tile": "🀓"},
+        "win": {"by": "discard", "seat": "S", "discarder": "W"},
+        "explain": True,
+    },
 ]  # fmt: skip
 
 # Legal winning requests drawn once: a cheap base for the HTTP fuzzing, where drawing each
@@ -130,7 +137,8 @@ def fuzz(examples: int) -> settings:
 
 
 def to_waits(request: dict[str, Any]) -> dict[str, Any]:
-    """The waits request of a won hand: the winning tile taken out, no way of winning."""
+    """The waits request of a won hand: the winning tile taken out, no way of winning, no
+    ``explain``."""
     hand = dict(request["hand"])
     winning = t.parse(hand.pop("winning_tile"))[0]
     held = t.parse(hand["tiles"])
@@ -141,7 +149,8 @@ def to_waits(request: dict[str, Any]) -> dict[str, Any]:
         for key, value in request["win"].items()
         if key not in ("by", "discarder", "responsible", "pay_as_self_draw")
     }
-    return {**request, "hand": hand, "win": win}
+    rest = {key: value for key, value in request.items() if key != "explain"}  # score only
+    return {**rest, "hand": hand, "win": win}
 
 
 def valid_score_requests() -> st.SearchStrategy[dict[str, Any]]:
@@ -187,14 +196,19 @@ def check_problem_exception(problem: Problem) -> None:
 # ---- part 1: the notation parser -----------------------------------------------------------
 
 _DIGIT_AT = re.compile(r"'(\d)([mpsz])' at character (\d+) is not a tile: ")
-_CANNOT_READ = re.compile(r"cannot read (.+) at character (\d+): tiles are written as ", re.S)
+_CANNOT_READ = re.compile(
+    r"cannot read (.+) at character (\d+): (?:tiles are written as |suit letters are lowercase: "
+    r"write '([1-9]+[mps]|[1-7]+z)'$|(?:flower|season) [1-4] \(\w+\) is a bonus tile: )",
+    re.S,
+)
 
 ODD_FRAGMENTS = [
     "0m", "0p", "0s", "0z", "8z", "9z", "m", "z", "1", "12", " ", "  ", "\t", "\n", "\r\n",
     # fullwidth, Arabic-Indic, superscript, mathematical bold and Roman-numeral ones:
     "1M", "1P", "\uff11m", "1\uff4d", "\u0661m", "\u00b2m", "\U0001d7cfm", "\u2160m",
     "1m\u0301", "\u200b", "\u00a0", "\ufeff",
-    "\u202e", "\x00", "\x7f", "\ud800", "\udfff", "🀄", "🀇🀈🀉", "e", "E", "1m,2m", "1-3m",
+    "\u202e", "\x00", "\x7f", "\ud800", "\udfff", "🀄", "🀇🀈🀉", "🀢", "🀩", "🀪", "🀫", "🀄\ufe0f",
+    "\U0001efff", "\U0001f02c", "e", "E", "1m,2m", "1-3m", "9Z", "0M", "1Z", "123P",
     "'", '"', "\\", "%s", "{0}", "1e5m", "-1m", "+1m", "1.5m", "99999999999999999999m",
 ]  # fmt: skip
 # Characters a text strategy leaves out by default: surrogates, controls, format characters.
@@ -204,8 +218,10 @@ HOSTILE_CHARS = st.one_of(
     st.characters(categories=["Cc", "Cf", "Co", "Zs", "Zl", "Zp", "Mn", "Nd", "No", "Nl"]),
     st.sampled_from("0123456789mpsz "),
 )
+GLYPH_TEXT = st.text(st.sampled_from(t.GLYPHS), min_size=1, max_size=6)
 FRAGMENTS = st.one_of(
     st.from_regex(r"[1-9]{1,6}[mps]|[1-7]{1,6}z", fullmatch=True),
+    GLYPH_TEXT,
     st.text(alphabet="0123456789mpszMPSZ ", max_size=20),
     st.sampled_from(ODD_FRAGMENTS),
     st.text(HOSTILE_CHARS, max_size=12),
@@ -233,7 +249,7 @@ def check_notation(text: str) -> None:
         return
     assert TILE_STRING.fullmatch(text), f"parsed {text!r}, which the contract forbids"
     assert all(type(tile) is int and 0 <= tile < t.KINDS for tile in tiles)
-    assert len(tiles) == sum(char in "0123456789" for char in text)
+    assert len(tiles) == sum(char in "0123456789" or char in t.GLYPHS for char in text)
     assert t.parse(t.compact(tiles)) == sorted(tiles)
 
 
@@ -252,6 +268,10 @@ def check_tile_error(text: str, message: str) -> None:
         else:
             rest = ast.literal_eval(match[1])
             assert rest and text[where : where + len(rest)] == rest, (text, message)
+        if match[3]:  # the uppercase tiles, and what they are in lowercase
+            assert match[3] == rest.lower() != rest, (text, message)
+        if "bonus tile" in message:
+            assert 0x1F022 <= ord(rest) <= 0x1F029, (text, message)
     else:
         raise AssertionError(f"unexpected TileError message for {text!r}: {message}")
 
@@ -276,6 +296,7 @@ SINGLE_TILES = [f"{face}{suit}" for suit in "mps" for face in range(1, 10)] + [
 ]
 LIST_ITEMS = st.one_of(
     st.sampled_from(SINGLE_TILES),
+    st.sampled_from(t.GLYPHS),
     FRAGMENTS,
     st.none(),
     st.booleans(),
@@ -303,7 +324,9 @@ def check_tile_list(candidate: list[Any]) -> None:
         assert str(error).startswith(f"item {first_bad} ("), (candidate, error)
         return
     assert all(good), candidate
-    assert tiles == [SINGLE_TILES.index(item) for item in candidate]
+    assert tiles == [
+        t.GLYPHS.index(item) if item in t.GLYPHS else SINGLE_TILES.index(item) for item in candidate
+    ]
 
 
 def test_parser_on_generated_tile_lists() -> None:
@@ -349,7 +372,8 @@ FROM_TYPES = st.one_of(
 # Values that are almost right somewhere (and wrong everywhere else).
 NEAR_MISS_VALUES = [
     "", " ", "E", "S", "W", "N", "e", "East", "self_draw", "discard", "SELF_DRAW", "chow",
-    "pung", "kong", "Pung", "3.3", "2.51", "3.30", 3.3, "formal", "uniform",
+    "pung", "kong", "Pung", "concealed_kong", "🀄", "🀢", "123M", "3.3", "2.51", "3.30", 3.3,
+    "formal", "uniform",
     "discarder_pays_all", "discarder_pays_double", "true", "false", 0, 1, -1, 4, 5, 1000,
     1001, 1_000_000, 1_000_001, 25, 25.0, True, False, [], {}, [1, 1], [1, 2, 3, 4, 5],
     [0], [5], "1m", "4s", ["4s"], ["4s", "5s"], "4s4s", "0m", "8z", "1m" * 40,
@@ -362,7 +386,7 @@ KNOWN_KEYS = [
     "hand", "win", "rules", "tiles", "melds", "winning_tile", "flowers", "seasons", "kind",
     "concealed", "by", "seat", "discarder", "responsible", "pay_as_self_draw", "last_tile",
     "kong_replacement", "robbing_kong", "first_turn", "version", "payoff", "standard_value",
-    "minimum", "bonus_tiles", "items",
+    "minimum", "bonus_tiles", "items", "explain",
 ]  # fmt: skip
 KEYS = st.one_of(st.sampled_from(KNOWN_KEYS), st.text(max_size=8), st.text(HOSTILE_CHARS))
 

@@ -19,6 +19,7 @@ from openapi_spec_validator import validate
 from referencing import Registry
 from referencing.jsonschema import DRAFT202012
 
+from service import catalogue
 from service.domain.errors import InvalidContext, InvalidHand, NotAWinningHand
 from service.domain.scoring import BelowMinimum
 from service.problems import KINDS
@@ -118,7 +119,7 @@ def example_values() -> Iterator[tuple[str, Any]]:
 
 
 def score_breakdowns() -> Iterator[tuple[str, dict[str, Any]]]:
-    """Every score response or breakdown found in the examples."""
+    """Every score response, breakdown or other reading (``alternatives``) in the examples."""
     for name, value in example_values():
         for pointer, node in walk(value):
             if isinstance(node, dict) and {"patterns", "points", "limit", "score"} <= node.keys():
@@ -219,6 +220,13 @@ def test_batch_accepts_a_malformed_item() -> None:
         ("12 3m", False),
         ("123", False),
         ("123M", False),
+        ("🀇🀈🀉🀟🀠🀡🀑🀒🀓🀔🀔", True),
+        ("123m🀟🀠🀡 23455s", True),
+        (["🀄", "7z", "🀆"], True),
+        ("🀢", False),
+        (["🀢"], False),
+        ("🀪", False),
+        ("1🀇m", False),
         ("1" * 64 + "m", False),
         (["1m"] * 19, False),
         (["12m"], False),
@@ -229,6 +237,17 @@ def test_tile_notation(tiles: Any, valid: bool) -> None:
 
 
 # ---- Examples ------------------------------------------------------------------------------
+
+
+def test_an_explained_example_has_alternatives_and_catalogue_examples_score() -> None:
+    # The contract's own catalogue examples are what GET /v1/patterns serves.
+    served = {p["id"]: p["example"] for p in catalogue.patterns({"version": "3.3"})["patterns"]}
+    for _, value in example_values():
+        for entry in value.get("patterns", []) if isinstance(value, dict) else []:
+            if "example" in entry:
+                assert entry["example"] == served[entry["id"]], entry["id"]
+    explained = SPEC["components"]["examples"]["ScoreResponseExplained"]["value"]
+    assert [a["score"] for a in explained["alternatives"]] == [115]
 
 
 @pytest.mark.parametrize(("schema_pointer", "value"), list(example_cases()))
@@ -267,12 +286,13 @@ def test_every_operation_has_a_200_example() -> None:
 
 @pytest.mark.parametrize(("where", "breakdown"), by_name(score_breakdowns()))
 def test_example_scores_add_up(where: str, breakdown: dict[str, Any]) -> None:
-    patterns = breakdown["patterns"] + breakdown["not_counted"]
+    patterns = breakdown["patterns"] + breakdown.get("not_counted", [])  # a reading has none
     for pattern in patterns:
         assert pattern["points"] == pattern["value"] * pattern["count"], pattern["id"]
     points = sum(pattern["points"] for pattern in breakdown["patterns"])
     assert breakdown["points"] == points
-    limit = breakdown["rules"].get("limit", LIMIT)  # a house rule may set another
+    # A house rule may set another limit; the examples' other readings are under the defaults.
+    limit = breakdown.get("rules", {}).get("limit", LIMIT)
     if breakdown["limit"] == "single_pattern":
         assert len(breakdown["patterns"]) == 1
         assert breakdown["patterns"][0]["value"] >= limit

@@ -221,12 +221,7 @@ def declared_melds(hand: Hand, size: int = 14) -> tuple[Meld, ...]:
     melds = tuple(declared)
     held = len(hand.tiles) + 3 * len(melds)
     if held != size:
-        raise InvalidHand.at(
-            "hand.tiles",
-            f"the hand has {len(hand.tiles)} tiles and {len(melds)} melds, which count as"
-            f" {held} tiles; it needs {size} (the tiles held"
-            f"{', winning tile included,' if size == 14 else ''} + 3 per meld; a kong counts 3)",
-        )
+        raise InvalidHand.at("hand.tiles", _count_fault(hand, held, size))
     table = visible(hand.tiles, melds)
     for count in table:  # a native loop, cheaper than max() for the hands that pass
         if count > 4:
@@ -237,6 +232,32 @@ def declared_melds(hand: Hand, size: int = 14) -> tuple[Meld, ...]:
                 f"{copies} copies of {t.repeated(kind)} across tiles and melds; there are only 4",
             )
     return melds
+
+
+def _count_fault(hand: Hand, held: int, size: int) -> str:
+    """Why ``held`` tiles are not ``size``; one short of a win, whether the winning tile is
+    missing from ``tiles``, the likeliest cause (API.md's own example leaves it out)."""
+    melds = len(hand.melds)
+    counted = (
+        f"the hand has {len(hand.tiles)} tiles and {melds} meld{'' if melds == 1 else 's'},"
+        f" which count as {held} tiles"
+    )
+    if size != 14 or held != 13:
+        return (
+            f"{counted}; it needs {size} (the tiles held"
+            f"{', winning tile included,' if size == 14 else ''} + 3 per meld; a kong counts 3)"
+        )
+    winning = t.repeated(hand.winning_tile)
+    if hand.winning_tile not in hand.tiles:
+        return (
+            f"{counted}, one short of 14: the winning tile {winning} is missing from hand.tiles"
+            " (they include the winning tile): add it there"
+        )
+    return (
+        f"{counted}, one short of 14: the winning tile {winning} is in hand.tiles, so another"
+        f" tile is missing (if {winning} completed the hand as one more copy, list that copy"
+        " too; a meld counts 3, a kong too)"
+    )
 
 
 def visible(held: tuple[int, ...], melds: tuple[Meld, ...]) -> list[int]:
@@ -322,7 +343,11 @@ def check_win(hand: Hand, melds: tuple[Meld, ...], win: Win, rules: Rules) -> No
             raise wrong("win.pay_as_self_draw", "the win is a self-draw already")
     else:
         if win.discarder is None:
-            raise wrong("win.discarder", "a win on a discard needs the discarder's seat")
+            raise wrong(
+                "win.discarder",
+                "a win on a discard needs the discarder: the seat that discarded the winning"
+                ' tile, e.g. "discarder": "W" (a self-drawn win is "by": "self_draw")',
+            )
         if win.discarder == win.seat:
             raise wrong("win.discarder", "the winner cannot win on their own discard")
         if win.kong_replacement:

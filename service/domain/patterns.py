@@ -118,10 +118,28 @@ ANY_FORM: frozenset[Form] = ALL_FORMS
 
 
 @dataclass(frozen=True, slots=True)
+class Example:
+    """A worked example of a pattern: a won hand, written as a client writes it, whose best
+    reading counts the pattern in every version (with the bonus-tile mod on for its own
+    patterns). ``discarder`` None is a self-drawn win; ``melds`` are exposed (kind, tiles);
+    ``flags`` the win's flags that are true (``last_tile`` ...)."""
+
+    tiles: str
+    winning_tile: str
+    seat: str = "E"
+    discarder: str | None = None
+    melds: tuple[tuple[str, str], ...] = ()
+    flags: tuple[str, ...] = ()
+    flowers: tuple[int, ...] = ()
+    seasons: tuple[int, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
 class Pattern:
     """One entry of the catalogue.
 
-    ``forms`` are the hand forms it can apply to (a version may say otherwise:
+    ``example`` is a hand that counts it (``GET /v1/patterns``). ``forms`` are the hand
+    forms it can apply to (a version may say otherwise:
     ``Version.forms``). ``stacks``: counted alongside the other patterns of its series (bonus
     tiles). ``needs``: the features (``features.CHOWS_2`` ...) without which the predicate
     cannot hold, so that it is not even asked.
@@ -133,6 +151,7 @@ class Pattern:
     category: str
     description: str
     predicate: Predicate
+    example: Example
     forms: frozenset[Form] = STANDARD
     stacks: bool = False
     needs: int = 0
@@ -517,60 +536,64 @@ def _p(
     forms: frozenset[Form] = STANDARD,
     stacks: bool = False,
     needs: int = 0,
+    *,
+    example: Example,
 ) -> Pattern:
     category = CATEGORIES[id.split(".")[0]]
-    return Pattern(id, name, chinese, category, description, predicate, forms, stacks, needs)
+    return Pattern(
+        id, name, chinese, category, description, predicate, example, forms, stacks, needs
+    )
 
 
 CATALOGUE: tuple[Pattern, ...] = (
-    _p("1.1", "All Sequences", "平和", "Four chows and a pair; no condition on the pair, the wait or concealment.", all_sequences, needs=CHOWS_4),
-    _p("1.2", "Concealed Hand", "門前清", "A regular hand with no exposed meld; winning on a discard and concealed kongs are fine. In v2.51 Seven Pairs is always concealed too.", concealed_hand, needs=CONCEALED),
-    _p("1.3", "No Terminals", "斷么九", "Only number tiles 2 to 8: no terminals, no honours.", no_terminals, forms=ANY_FORM, needs=ONLY_MIDDLE),
-    _p("2.1.1", "Mixed One-Suit", "混一色", "Number tiles of one suit, plus honour tiles.", mixed_one_suit, forms=ANY_FORM, needs=ONE_SUIT),
-    _p("2.1.2", "Pure One-Suit", "清一色", "Number tiles of one suit only.", pure_one_suit, forms=ANY_FORM, needs=ONE_SUIT),
-    _p("2.2", "Nine Gates", "九蓮寶燈", "1112345678999 of one suit held (the nine-sided wait), won on any tile of that suit.", nine_gates, needs=ONE_SUIT | CONCEALED),
-    _p("3.1", "Value Honor", "番牌", "Each pung or kong of a dragon or of the seat wind; there is no prevailing wind.", value_honor, needs=HONOUR_TRIPLET),
-    _p("3.2.1", "Small Three Dragons", "小三元", "Two dragon pungs or kongs and a pair of the third dragon.", _small_three(t.DRAGONS, 3), needs=HONOUR_TRIPLET | TRIPLETS_2),
-    _p("3.2.2", "Big Three Dragons", "大三元", "Pungs or kongs of all three dragons.", _big_three(t.DRAGONS, 3), needs=HONOUR_TRIPLET | TRIPLETS_3),
-    _p("3.3.1", "Small Three Winds", "小三風", "Two wind pungs or kongs and a pair of a third wind.", _small_three(t.WINDS, 3), needs=HONOUR_TRIPLET | TRIPLETS_2),
-    _p("3.3.2", "Big Three Winds", "大三風", "Pungs or kongs of three winds.", _big_three(t.WINDS, 3), needs=HONOUR_TRIPLET | TRIPLETS_3),
-    _p("3.3.3", "Small Four Winds", "小四喜", "Three wind pungs or kongs and a pair of the fourth wind.", _small_three(t.WINDS, 4), needs=HONOUR_TRIPLET | TRIPLETS_3),
-    _p("3.3.4", "Big Four Winds", "大四喜", "Pungs or kongs of all four winds.", _big_three(t.WINDS, 4), needs=HONOUR_TRIPLET | TRIPLETS_4),
-    _p("3.4", "All Honors", "字一色", "Honour tiles only.", all_honors, forms=ANY_FORM, needs=ONLY_HONOURS),
-    _p("4.1", "All Triplets", "對對和", "Four pungs or kongs.", all_triplets, needs=TRIPLETS_4),
-    _p("4.2.1", "Two Concealed Triplets", "二暗刻", "Two concealed pungs or kongs: every tile drawn by the winner, none the winning discard.", _concealed_triplets(2), needs=CONCEALED_2),
-    _p("4.2.2", "Three Concealed Triplets", "三暗刻", "Three concealed pungs or kongs.", _concealed_triplets(3), needs=CONCEALED_2),
-    _p("4.2.3", "Four Concealed Triplets", "四暗刻", "Four concealed pungs or kongs.", _concealed_triplets(4), needs=CONCEALED_2),
-    _p("4.3.1", "One Kong", "一槓", "One kong, exposed or concealed.", _kongs(1), needs=HAS_KONG),
-    _p("4.3.2", "Two Kong", "二槓", "Two kongs.", _kongs(2), needs=HAS_KONG),
-    _p("4.3.3", "Three Kong", "三槓", "Three kongs.", _kongs(3), needs=HAS_KONG),
-    _p("4.3.4", "Four Kong", "四槓", "Four kongs.", _kongs(4), needs=HAS_KONG),
-    _p("5.1.1", "Two Identical Sequences", "一般高", "Two identical chows (same suit, same numbers).", _identical(2), needs=CHOWS_2),
-    _p("5.1.2", "Two Identical Sequences Twice", "兩般高", "Two different pairs of identical chows.", _identical(2, groups=2), needs=CHOWS_4),
-    _p("5.1.3", "Three Identical Sequences", "一色三同順", "Three identical chows.", _identical(3), needs=CHOWS_3),
-    _p("5.1.4", "Four Identical Sequences", "一色四同順", "Four identical chows.", _identical(4), needs=CHOWS_4),
-    _p("6.1", "Three Similar Sequences", "三色同順", "The same chow in all three suits.", three_similar_sequences, needs=CHOWS_3),
-    _p("6.2.1", "Small Three Similar Triplets", "三色小同刻", "Pungs or kongs of one number in two suits, the pair of that number in the third.", small_three_similar_triplets, needs=TRIPLETS_2),
-    _p("6.2.2", "Three Similar Triplets", "三色同刻", "Pungs or kongs of one number in all three suits.", three_similar_triplets, needs=TRIPLETS_3),
-    _p("7.1", "Nine-Tile Straight", "一氣通貫", "The chows 123, 456 and 789 of one suit.", nine_tile_straight, needs=CHOWS_3),
-    _p("7.2.1", "Three Consecutive Triplets", "三連刻", "Pungs or kongs of three consecutive numbers of one suit.", _consecutive_triplets(3), needs=TRIPLETS_3),
-    _p("7.2.2", "Four Consecutive Triplets", "四連刻", "Pungs or kongs of four consecutive numbers of one suit.", _consecutive_triplets(4), needs=TRIPLETS_4),
-    _p("8.1.1", "Mixed Lesser Terminals", "混全帶么", "Every set and the pair hold a terminal or an honour.", _lesser_terminals(t.ORPHANS), needs=ORPHAN_PAIR),
-    _p("8.1.2", "Pure Lesser Terminals", "純全帶么", "Every set and the pair hold a terminal (1 or 9).", _lesser_terminals(t.TERMINALS), needs=ORPHAN_PAIR),
-    _p("8.1.3", "Mixed Greater Terminals", "混么九", "An All Triplets or Seven Pairs hand of terminals and honours only; never Thirteen Terminals.", mixed_greater_terminals, forms=NOT_THIRTEEN, needs=ONLY_ORPHANS),
-    _p("8.1.4", "Pure Greater Terminals", "清么九", "Terminal number tiles (1 and 9) only.", pure_greater_terminals, forms=NOT_THIRTEEN, needs=ONLY_TERMINALS),
-    _p("9.1.1", "Final Draw", "海底撈月", "A self-drawn win on the last tile of the wall.", _flag(lambda w: w.last_tile and w.self_drawn, "self-drawn last tile"), forms=ANY_FORM, needs=WIN_FLAG),
-    _p("9.1.2", "Final Discard", "河底撈魚", "A win on the last discard of the hand.", _flag(lambda w: w.last_tile and not w.self_drawn, "last discard"), forms=ANY_FORM, needs=WIN_FLAG),
-    _p("9.2", "Win on Kong", "嶺上開花", "A self-drawn win on a kong's replacement tile.", _flag(lambda w: w.kong_replacement, "kong replacement tile"), forms=ANY_FORM, needs=WIN_FLAG),
-    _p("9.3", "Robbing a Kong", "搶槓", "A win on the tile another player adds to a pung to make a kong.", _flag(lambda w: w.robbing_kong, "robbed kong"), forms=ANY_FORM, needs=WIN_FLAG),
-    _p("9.4.1", "Blessing of Heaven", "天和", "East wins on the dealt 14 tiles.", _flag(lambda w: w.first_turn and w.seat == "E", "East's dealt hand"), forms=ANY_FORM, needs=WIN_FLAG),
-    _p("9.4.2", "Blessing of Earth", "地和", "Another player wins on East's first discard with the dealt 13 tiles.", _flag(lambda w: w.first_turn and w.seat != "E", "East's first discard"), forms=ANY_FORM, needs=WIN_FLAG),
-    _p("10.1", "Thirteen Terminals", "十三么九", "One of each terminal and honour, plus a pair of one of them.", _form("one of each terminal and honour"), forms=frozenset({"thirteen_terminals"})),
-    _p("10.2", "Seven Pairs", "七對子", "Seven pairs; four alike not declared as a kong are two pairs.", _form("seven pairs"), forms=frozenset({"seven_pairs"})),
-    _p("11.1.1", "Improper Flower/Season", "偏花", "Bonus-tile mod: each flower or season not proper to the winner's seat.", _proper(False), forms=ANY_FORM, stacks=True),
-    _p("11.1.2", "Proper Flower/Season", "正花", "Bonus-tile mod: each flower or season proper to the winner's seat (1 East ... 4 North).", _proper(True), forms=ANY_FORM, stacks=True),
-    _p("11.2.1", "Four Flowers", "齊四花", "Bonus-tile mod: all four flowers.", _complete("flowers"), forms=ANY_FORM, stacks=True),
-    _p("11.2.2", "Four Seasons", "齊四季", "Bonus-tile mod: all four seasons.", _complete("seasons"), forms=ANY_FORM, stacks=True),
+    _p("1.1", "All Sequences", "平和", "Four chows and a pair; no condition on the pair, the wait or concealment.", all_sequences, needs=CHOWS_4, example=Example("123m456p23478955s", "4s")),
+    _p("1.2", "Concealed Hand", "門前清", "A regular hand with no exposed meld; winning on a discard and concealed kongs are fine. In v2.51 Seven Pairs is always concealed too.", concealed_hand, needs=CONCEALED, example=Example("123456m789p23499s", "9s", seat="S", discarder="W")),
+    _p("1.3", "No Terminals", "斷么九", "Only number tiles 2 to 8: no terminals, no honours.", no_terminals, forms=ANY_FORM, needs=ONLY_MIDDLE, example=Example("234m345p45667888s", "8s")),
+    _p("2.1.1", "Mixed One-Suit", "混一色", "Number tiles of one suit, plus honour tiles.", mixed_one_suit, forms=ANY_FORM, needs=ONE_SUIT, example=Example("123345789m11155z", "5z")),
+    _p("2.1.2", "Pure One-Suit", "清一色", "Number tiles of one suit only.", pure_one_suit, forms=ANY_FORM, needs=ONE_SUIT, example=Example("12334555567789p", "9p")),
+    _p("2.2", "Nine Gates", "九蓮寶燈", "1112345678999 of one suit held (the nine-sided wait), won on any tile of that suit.", nine_gates, needs=ONE_SUIT | CONCEALED, example=Example("11123455678999m", "5m")),
+    _p("3.1", "Value Honor", "番牌", "Each pung or kong of a dragon or of the seat wind; there is no prevailing wind.", value_honor, needs=HONOUR_TRIPLET, example=Example("123m789p23455s", "4s", seat="S", melds=(("pung", "777z"),), discarder="W")),
+    _p("3.2.1", "Small Three Dragons", "小三元", "Two dragon pungs or kongs and a pair of the third dragon.", _small_three(t.DRAGONS, 3), needs=HONOUR_TRIPLET | TRIPLETS_2, example=Example("123m456p55566677z", "4p", seat="S")),
+    _p("3.2.2", "Big Three Dragons", "大三元", "Pungs or kongs of all three dragons.", _big_three(t.DRAGONS, 3), needs=HONOUR_TRIPLET | TRIPLETS_3, example=Example("123m55p555666777z", "3m", seat="S")),
+    _p("3.3.1", "Small Three Winds", "小三風", "Two wind pungs or kongs and a pair of a third wind.", _small_three(t.WINDS, 3), needs=HONOUR_TRIPLET | TRIPLETS_2, example=Example("123m456p11122233z", "3m", seat="S")),
+    _p("3.3.2", "Big Three Winds", "大三風", "Pungs or kongs of three winds.", _big_three(t.WINDS, 3), needs=HONOUR_TRIPLET | TRIPLETS_3, example=Example("123m55p111222333z", "3m", seat="S")),
+    _p("3.3.3", "Small Four Winds", "小四喜", "Three wind pungs or kongs and a pair of the fourth wind.", _small_three(t.WINDS, 4), needs=HONOUR_TRIPLET | TRIPLETS_3, example=Example("123m11122233344z", "3m", seat="S")),
+    _p("3.3.4", "Big Four Winds", "大四喜", "Pungs or kongs of all four winds.", _big_three(t.WINDS, 4), needs=HONOUR_TRIPLET | TRIPLETS_4, example=Example("55m111222333444z", "5m", seat="S")),
+    _p("3.4", "All Honors", "字一色", "Honour tiles only.", all_honors, forms=ANY_FORM, needs=ONLY_HONOURS, example=Example("11122255566677z", "7z")),
+    _p("4.1", "All Triplets", "對對和", "Four pungs or kongs.", all_triplets, needs=TRIPLETS_4, example=Example("111m22233399s", "9s", seat="S", melds=(("pung", "777p"),))),
+    _p("4.2.1", "Two Concealed Triplets", "二暗刻", "Two concealed pungs or kongs: every tile drawn by the winner, none the winning discard.", _concealed_triplets(2), needs=CONCEALED_2, example=Example("111m222p456789s55z", "6s")),
+    _p("4.2.2", "Three Concealed Triplets", "三暗刻", "Three concealed pungs or kongs.", _concealed_triplets(3), needs=CONCEALED_2, example=Example("111m222p333789s55z", "8s", seat="S")),
+    _p("4.2.3", "Four Concealed Triplets", "四暗刻", "Four concealed pungs or kongs.", _concealed_triplets(4), needs=CONCEALED_2, example=Example("111m222p333999s55z", "5z", seat="S")),
+    _p("4.3.1", "One Kong", "一槓", "One kong, exposed or concealed.", _kongs(1), needs=HAS_KONG, example=Example("123m456p78955s", "5s", seat="S", melds=(("kong", "1111z"),))),
+    _p("4.3.2", "Two Kong", "二槓", "Two kongs.", _kongs(2), needs=HAS_KONG, example=Example("123p45655s", "5s", seat="S", melds=(("kong", "1111z"), ("kong", "9999m")))),
+    _p("4.3.3", "Three Kong", "三槓", "Three kongs.", _kongs(3), needs=HAS_KONG, example=Example("45655s", "5s", seat="S", melds=(("kong", "1111z"), ("kong", "9999m"), ("kong", "1111p")))),
+    _p("4.3.4", "Four Kong", "四槓", "Four kongs.", _kongs(4), needs=HAS_KONG, example=Example("55s", "5s", seat="S", melds=(("kong", "1111z"), ("kong", "9999m"), ("kong", "1111p"), ("kong", "9999s")))),
+    _p("5.1.1", "Two Identical Sequences", "一般高", "Two identical chows (same suit, same numbers).", _identical(2), needs=CHOWS_2, example=Example("112233m456p78955s", "5s")),
+    _p("5.1.2", "Two Identical Sequences Twice", "兩般高", "Two different pairs of identical chows.", _identical(2, groups=2), needs=CHOWS_4, example=Example("112233m445566p99s", "9s")),
+    _p("5.1.3", "Three Identical Sequences", "一色三同順", "Three identical chows.", _identical(3), needs=CHOWS_3, example=Example("112233m456p55s", "5s", melds=(("chow", "123m"),))),
+    _p("5.1.4", "Four Identical Sequences", "一色四同順", "Four identical chows.", _identical(4), needs=CHOWS_4, example=Example("112233m55s", "5s", melds=(("chow", "123m"), ("chow", "123m")))),
+    _p("6.1", "Three Similar Sequences", "三色同順", "The same chow in all three suits.", three_similar_sequences, needs=CHOWS_3, example=Example("123m123p123789s55z", "5z")),
+    _p("6.2.1", "Small Three Similar Triplets", "三色小同刻", "Pungs or kongs of one number in two suits, the pair of that number in the third.", small_three_similar_triplets, needs=TRIPLETS_2, example=Example("222m222p22456789s", "9s")),
+    _p("6.2.2", "Three Similar Triplets", "三色同刻", "Pungs or kongs of one number in all three suits.", three_similar_triplets, needs=TRIPLETS_3, example=Example("222m222p222456s55z", "5z")),
+    _p("7.1", "Nine-Tile Straight", "一氣通貫", "The chows 123, 456 and 789 of one suit.", nine_tile_straight, needs=CHOWS_3, example=Example("123456789m123p55s", "5s")),
+    _p("7.2.1", "Three Consecutive Triplets", "三連刻", "Pungs or kongs of three consecutive numbers of one suit.", _consecutive_triplets(3), needs=TRIPLETS_3, example=Example("333444m789p55s", "5s", melds=(("pung", "222m"),))),
+    _p("7.2.2", "Four Consecutive Triplets", "四連刻", "Pungs or kongs of four consecutive numbers of one suit.", _consecutive_triplets(4), needs=TRIPLETS_4, example=Example("111222333444m55z", "5z")),
+    _p("8.1.1", "Mixed Lesser Terminals", "混全帶么", "Every set and the pair hold a terminal or an honour.", _lesser_terminals(t.ORPHANS), needs=ORPHAN_PAIR, example=Example("123m789p78999s111z", "1z", seat="S")),
+    _p("8.1.2", "Pure Lesser Terminals", "純全帶么", "Every set and the pair hold a terminal (1 or 9).", _lesser_terminals(t.TERMINALS), needs=ORPHAN_PAIR, example=Example("123789m789p12399s", "9s")),
+    _p("8.1.3", "Mixed Greater Terminals", "混么九", "An All Triplets or Seven Pairs hand of terminals and honours only; never Thirteen Terminals.", mixed_greater_terminals, forms=NOT_THIRTEEN, needs=ONLY_ORPHANS, example=Example("111m999p11199s111z", "9s", seat="S")),
+    _p("8.1.4", "Pure Greater Terminals", "清么九", "Terminal number tiles (1 and 9) only.", pure_greater_terminals, forms=NOT_THIRTEEN, needs=ONLY_TERMINALS, example=Example("111999m11199p999s", "9p")),
+    _p("9.1.1", "Final Draw", "海底撈月", "A self-drawn win on the last tile of the wall.", _flag(lambda w: w.last_tile and w.self_drawn, "self-drawn last tile"), forms=ANY_FORM, needs=WIN_FLAG, example=Example("123m789p23455s", "4s", seat="S", melds=(("pung", "777z"),), flags=("last_tile",))),
+    _p("9.1.2", "Final Discard", "河底撈魚", "A win on the last discard of the hand.", _flag(lambda w: w.last_tile and not w.self_drawn, "last discard"), forms=ANY_FORM, needs=WIN_FLAG, example=Example("123m789p23455s", "4s", seat="S", melds=(("pung", "777z"),), discarder="W", flags=("last_tile",))),
+    _p("9.2", "Win on Kong", "嶺上開花", "A self-drawn win on a kong's replacement tile.", _flag(lambda w: w.kong_replacement, "kong replacement tile"), forms=ANY_FORM, needs=WIN_FLAG, example=Example("123m789p23455s", "4s", seat="S", melds=(("kong", "7777z"),), flags=("kong_replacement",))),
+    _p("9.3", "Robbing a Kong", "搶槓", "A win on the tile another player adds to a pung to make a kong.", _flag(lambda w: w.robbing_kong, "robbed kong"), forms=ANY_FORM, needs=WIN_FLAG, example=Example("123m789p23455s", "4s", seat="S", melds=(("pung", "777z"),), discarder="W", flags=("robbing_kong",))),
+    _p("9.4.1", "Blessing of Heaven", "天和", "East wins on the dealt 14 tiles.", _flag(lambda w: w.first_turn and w.seat == "E", "East's dealt hand"), forms=ANY_FORM, needs=WIN_FLAG, example=Example("123m789p23455s777z", "4s", flags=("first_turn",))),
+    _p("9.4.2", "Blessing of Earth", "地和", "Another player wins on East's first discard with the dealt 13 tiles.", _flag(lambda w: w.first_turn and w.seat != "E", "East's first discard"), forms=ANY_FORM, needs=WIN_FLAG, example=Example("123m789p23455s777z", "4s", seat="S", discarder="E", flags=("first_turn",))),
+    _p("10.1", "Thirteen Terminals", "十三么九", "One of each terminal and honour, plus a pair of one of them.", _form("one of each terminal and honour"), forms=frozenset({"thirteen_terminals"}), example=Example("19m19p19s12345677z", "7z")),
+    _p("10.2", "Seven Pairs", "七對子", "Seven pairs; four alike not declared as a kong are two pairs.", _form("seven pairs"), forms=frozenset({"seven_pairs"}), example=Example("1155m2288p3399s66z", "6z")),
+    _p("11.1.1", "Improper Flower/Season", "偏花", "Bonus-tile mod: each flower or season not proper to the winner's seat.", _proper(False), forms=ANY_FORM, stacks=True, example=Example("123m789p23455s", "4s", seat="E", melds=(("pung", "777z"),), flowers=(2,))),
+    _p("11.1.2", "Proper Flower/Season", "正花", "Bonus-tile mod: each flower or season proper to the winner's seat (1 East ... 4 North).", _proper(True), forms=ANY_FORM, stacks=True, example=Example("123m789p23455s", "4s", seat="E", melds=(("pung", "777z"),), flowers=(1,))),
+    _p("11.2.1", "Four Flowers", "齊四花", "Bonus-tile mod: all four flowers.", _complete("flowers"), forms=ANY_FORM, stacks=True, example=Example("123m789p23455s", "4s", seat="S", melds=(("pung", "777z"),), flowers=(1, 2, 3, 4))),
+    _p("11.2.2", "Four Seasons", "齊四季", "Bonus-tile mod: all four seasons.", _complete("seasons"), forms=ANY_FORM, stacks=True, example=Example("123m789p23455s", "4s", seat="S", melds=(("pung", "777z"),), seasons=(1, 2, 3, 4))),
 )  # fmt: skip
 
 BY_ID: Final = {pattern.id: pattern for pattern in CATALOGUE}

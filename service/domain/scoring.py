@@ -8,7 +8,7 @@ from . import tiles as t
 from .decompose import Arrangement, arrangements
 from .errors import NotAWinningHand, ScoringError
 from .hand import Hand, Meld, Rules, Win, check_context, check_winning_tile, declared_melds
-from .patterns import Pattern, Situation
+from .patterns import Example, Pattern, Situation
 
 Limit = Literal["none", "capped", "single_pattern"]
 
@@ -33,6 +33,7 @@ CHICKEN = Pattern(
     "0", "Chicken Hand", "雞糊", "Chicken Hand",
     "A winning hand with no pattern scores 1 point (rules.chicken).",
     lambda arrangement, hand: None,
+    Example("456p789s55s222z", "5s", melds=(("chow", "123m"),)),
 )  # fmt: skip
 
 
@@ -123,20 +124,9 @@ def best_score(hand: Hand, melds: tuple[Meld, ...], win: Win, rules: Rules) -> S
     Ties keep the first reading found; triplets are tried before chows, so an equal-valued
     triplet reading is the one reported.
     """
-    readings = arrangements(hand.tiles, melds, hand.winning_tile, on_discard=not win.self_drawn)
     situation = Situation(hand, melds, win, rules)
-    wins = situation.table.wins
-    if len(wins) < len(WAYS):  # an irregular hand excluded, or missing from the version
-        readings = [reading for reading in readings if reading.form in wins]
-    if not readings:
-        ways = [way for form, way in WAYS.items() if form in wins]
-        raise NotAWinningHand.at(
-            "hand.tiles",
-            f"{t.compact(hand.tiles)} with {len(melds)} melds forms no winning hand: "
-            + (f"{', '.join(ways[:-1])} or {ways[-1]}" if len(ways) > 1 else ways[0]),
-        )
     best: Score | None = None
-    for arrangement in readings:
+    for arrangement in readings(situation):
         candidate = score_arrangement(arrangement, situation)
         if best is None or (candidate.score, candidate.points) > (best.score, best.points):
             best = candidate
@@ -144,6 +134,43 @@ def best_score(hand: Hand, melds: tuple[Meld, ...], win: Win, rules: Rules) -> S
     if best.score < rules.minimum:
         raise BelowMinimum(best)
     return best
+
+
+def readings(situation: Situation) -> list[Arrangement]:
+    """Every arrangement of the hand that wins under its rules; raises ``not_a_winning_hand``
+    if there is none."""
+    hand = situation.hand
+    found = arrangements(
+        hand.tiles, situation.melds, hand.winning_tile, on_discard=not situation.win.self_drawn
+    )
+    wins = situation.table.wins
+    if len(wins) < len(WAYS):  # an irregular hand excluded, or missing from the version
+        found = [reading for reading in found if reading.form in wins]
+    if not found:
+        ways = [way for form, way in WAYS.items() if form in wins]
+        raise NotAWinningHand.at(
+            "hand.tiles",
+            f"{t.compact(hand.tiles)} with {len(situation.melds)} melds forms no winning hand: "
+            + (f"{', '.join(ways[:-1])} or {ways[-1]}" if len(ways) > 1 else ways[0]),
+        )
+    return found
+
+
+def ranked(situation: Situation) -> list[Score]:
+    """Every reading of the hand scored, best first: the first is the one ``best_score``
+    keeps (the sort is stable, so ties stay in the order found, as there), the others are
+    what an explained score shows against it.
+
+    Readings differ in their sets or in which set the winning tile completed; two identical
+    sets the winning tile could complete make one reading, not two (``arrangements``).
+    """
+    scored = [score_arrangement(arrangement, situation) for arrangement in readings(situation)]
+    scored.sort(key=_worth, reverse=True)
+    return scored
+
+
+def _worth(score: Score) -> tuple[int, int]:
+    return score.score, score.points
 
 
 WAYS: Final = {

@@ -41,8 +41,26 @@ _GLYPH_OFFSET = (
     0x06, 0x05, 0x04,  # White Green Red
 )  # fmt: skip
 GLYPHS: Final = tuple(chr(0x1F000 + offset) for offset in _GLYPH_OFFSET)
+# Read back: the tile of each glyph of the block that is one (U+1F000 to U+1F021), by offset.
+_GLYPH_TILES: Final = tuple(_GLYPH_OFFSET.index(offset) for offset in range(KINDS))
+FIRST_GLYPH: Final = 0x1F000
+LAST_GLYPH: Final = FIRST_GLYPH + KINDS - 1
+# The block's flowers and seasons follow its tiles. They are numbered as on the tiles
+# (plum 1, orchid 2, chrysanthemum 3, bamboo 4), which is not the block's order either.
+_BONUS_GLYPHS: Final = {
+    0x1F022: ("flowers", 1, "plum"),
+    0x1F023: ("flowers", 2, "orchid"),
+    0x1F024: ("flowers", 4, "bamboo"),
+    0x1F025: ("flowers", 3, "chrysanthemum"),
+    0x1F026: ("seasons", 1, "spring"),
+    0x1F027: ("seasons", 2, "summer"),
+    0x1F028: ("seasons", 3, "autumn"),
+    0x1F029: ("seasons", 4, "winter"),
+}
 
-_GROUP: Final = re.compile(r"([0-9]+)([mpsz])")
+_GROUP: Final = re.compile(r"([0-9]+)([mpsz])|[\U0001F000-\U0001F021]")
+# Tiles with an uppercase suit letter that would be tiles in lowercase.
+_UPPERCASE: Final = re.compile(r"[1-9]+[MPS]|[1-7]+Z")
 
 
 class TileError(ValueError):
@@ -78,7 +96,8 @@ def name(tile: int) -> str:
 
 
 def parse(notation: str | Sequence[object]) -> list[int]:
-    """Tiles from compact notation ("123m 55z") or a list of single tiles (["1m", "5z"]).
+    """Tiles from compact notation ("123m 55z"), glyphs ("🀇🀈🀉") or both ("123m🀙🀙"), or
+    from a list of single tiles (["1m", "🀄"]).
 
     The list is typed ``object``: it comes straight from JSON and every item is checked.
     """
@@ -87,18 +106,37 @@ def parse(notation: str | Sequence[object]) -> list[int]:
     tiles = []
     for index, item in enumerate(notation):
         tile = -1
-        if isinstance(item, str) and len(item) == 2:
-            face = ord(item[0]) - 49  # 1-9 as 0-8
-            base = _suit_base(ord(item[1]))
-            if 0 <= face <= (6 if base == EAST else 8) and base >= 0:
-                tile = base + face
+        if isinstance(item, str):
+            if len(item) == 2:
+                face = ord(item[0]) - 49  # 1-9 as 0-8
+                base = _suit_base(ord(item[1]))
+                if 0 <= face <= (6 if base == EAST else 8) and base >= 0:
+                    tile = base + face
+            elif len(item) == 1 and FIRST_GLYPH <= ord(item) <= LAST_GLYPH:
+                tile = _GLYPH_TILES[ord(item) - FIRST_GLYPH]
         if tile < 0:
-            raise TileError(
-                f"item {index} ({_shown(item)}) is not a single tile: write a digit then a suit"
-                " letter, 1-9 with m, p or s, 1-7 with z"
-            )
+            raise TileError(f"item {index} ({_shown(item)}) is not a single tile: {_how(item)}")
         tiles.append(tile)
     return tiles
+
+
+def _how(item: object) -> str:
+    """How to write a list item that is no tile."""
+    if isinstance(item, str):
+        if len(item) == 1 and ord(item) in _BONUS_GLYPHS:
+            return _bonus_tile(ord(item))
+        if _UPPERCASE.fullmatch(item):
+            return f"suit letters are lowercase: write {item.lower()!r}"
+    return "write a digit then a suit letter, 1-9 with m, p or s, 1-7 with z, or its glyph"
+
+
+def _bonus_tile(code: int) -> str:
+    """Where a flower or season glyph goes instead of the tiles."""
+    field, number, name = _BONUS_GLYPHS[code]
+    return (
+        f"{field[:-1]} {number} ({name}) is a bonus tile: list its number in hand.{field},"
+        f" e.g. [{number}], with rules.bonus_tiles true"
+    )
 
 
 def _shown(value: object) -> str:
@@ -112,9 +150,11 @@ def _shown(value: object) -> str:
 def _parse_compact(text: str) -> list[int]:
     """One pass over the characters: each digit's tile is appended as its face - 1, and the
     suit letter after the digits adds its suit's first tile to those since the last letter.
+    A glyph is a tile on its own, where a group may start.
 
-    What this accepts is ``(?:[1-9]+[mps]|[1-7]+z| )*``; anything else goes to ``_explain``.
-    Character codes rather than strings or a dict: this runs for every tile of every request.
+    What this accepts is ``(?:[1-9]+[mps]|[1-7]+z|[🀀-🀡]| )*``; anything else goes to
+    ``_explain``. Character codes rather than strings or a dict: this runs for every tile of
+    every request.
     """
     tiles: list[int] = []
     pending = 0  # where the tiles still waiting for their suit letter start
@@ -125,7 +165,12 @@ def _parse_compact(text: str) -> list[int]:
             continue
         base = _suit_base(code)
         if base < 0:
-            if code != 32 or pending < len(tiles):  # a space between groups only
+            if pending < len(tiles):  # a space or a glyph between groups only
+                _explain(text)
+            if FIRST_GLYPH <= code <= LAST_GLYPH:
+                tiles.append(_GLYPH_TILES[code - FIRST_GLYPH])
+                pending += 1
+            elif code != 32:
                 _explain(text)
             continue
         end = len(tiles)
@@ -156,7 +201,7 @@ def _suit_base(code: int) -> int:
 
 
 def _explain(text: str) -> NoReturn:
-    """Raise the TileError that says where ``text`` goes wrong."""
+    """Raise the TileError that says where ``text`` goes wrong, and how to write it."""
     position = 0
     for group in text.split(" "):
         if not group:
@@ -167,7 +212,7 @@ def _explain(text: str) -> NoReturn:
             if match.start() != end:
                 break
             digits, letter = match.groups()
-            for offset, digit in enumerate(digits):
+            for offset, digit in enumerate(digits or ""):
                 face = int(digit)
                 if face == 0 or (letter == "z" and face > 7):
                     where = position + match.start() + offset
@@ -177,9 +222,21 @@ def _explain(text: str) -> NoReturn:
                     )
             end = match.end()
         if end != len(group):
+            rest = group[end:]
+            where = position + end
+            if ord(rest[0]) in _BONUS_GLYPHS:
+                bonus = _bonus_tile(ord(rest[0]))
+                raise TileError(f"cannot read {rest[0]!r} at character {where}: {bonus}")
+            upper = _UPPERCASE.match(rest)
+            if upper:
+                raise TileError(
+                    f"cannot read {upper[0]!r} at character {where}: suit letters are"
+                    f" lowercase: write {upper[0].lower()!r}"
+                )
             raise TileError(
-                f"cannot read {_shown(group[end:])} at character {position + end}: tiles are"
-                " written as digits followed by a suit letter m, p, s or z, e.g. '123m456p1155z'"
+                f"cannot read {_shown(rest)} at character {where}: tiles are written as"
+                " digits followed by a suit letter m, p, s or z, e.g. '123m456p1155z', or as"
+                " glyphs, e.g. '🀇🀈🀉'"
             )
         position += len(group) + 1
     raise TileError(f"cannot read {text!r} as tiles")  # not reached: a wrong text fails above
