@@ -13,10 +13,12 @@ from pathlib import Path
 from setuptools import setup
 
 # The pure, typed core: the domain, the fast request loader and the response renderer.
-# schemas.py stays interpreted: its fields subclass marshmallow's, which mypyc cannot compile.
+# request/schemas.py stays interpreted: its fields subclass marshmallow's, which mypyc cannot compile.
 COMPILED = [
     *sorted(str(path) for path in Path("service/domain").glob("*.py")),
-    "service/loader.py",
+    "service/request/fast.py",
+    "service/request/limits.py",
+    "service/request/models.py",
     "service/render.py",
 ]
 

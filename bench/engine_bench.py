@@ -164,16 +164,17 @@ def _measure(drawn: list[handgen.Drawn], payloads: list[Any], retime: int) -> En
 def split(payloads: list[dict[str, Any]]) -> dict[str, float]:
     """µs per hand in each stage of ``engine.score``, each stage timed on its own.
 
-    Mirrors engine.score: ``schemas.load`` -> ``scoring.score`` + ``payments.payments`` ->
+    Mirrors engine.score: ``load`` -> ``scoring.score`` + ``payments.payments`` ->
     ``render.score_response``. If engine.py changes how it chains them, the 'sum' row stops
     matching the end-to-end time, which the report shows.
     """
-    from service import render, schemas
+    from service import render
     from service.domain import payments, scoring
+    from service.request import ScoreRequestSchema, load
 
-    schema = schemas.ScoreRequestSchema()
+    schema = ScoreRequestSchema()
     n = len(payloads)
-    loaded = [schemas.load(schema, payload) for payload in payloads]
+    loaded = [load(schema, payload) for payload in payloads]
 
     def domain(request: dict[str, Any]) -> tuple[Any, dict[str, int]]:
         best = scoring.score(request["hand"], request["win"], request["rules"])
@@ -182,7 +183,7 @@ def split(payloads: list[dict[str, Any]]) -> dict[str, float]:
     scored = [domain(request) for request in loaded]
     gc.freeze()  # the stages' inputs, as the payloads in measure()
     seconds = {
-        "schema load": _best(functools.partial(schemas.load, schema), payloads),
+        "schema load": _best(functools.partial(load, schema), payloads),
         "domain (score + payments)": _best(domain, loaded),
         "render": _best(lambda pair: render.score_response(*pair), scored),
     }

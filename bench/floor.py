@@ -6,7 +6,7 @@ a kilobyte. This app is the service's own (same config, middleware and JSON prov
 routes that answer the benchmark's requests with their precomputed responses:
 
     POST /bench/answer     reads the body, answers (no parsing, no validation, no scoring)
-    POST /bench/validate   reads, parses and validates the body (schemas.load), answers
+    POST /bench/validate   reads, parses and validates the body (``load``), answers
 
 so that the benchmark can say how much of livez's rate the exchange itself leaves, and how
 much of the rest is validation and how much scoring. It is served only by the benchmark
@@ -21,7 +21,8 @@ import orjson
 from flask import Flask, request
 
 import service
-from service import engine, schemas
+from service import engine
+from service.request import ScoreRequestSchema, load
 from tests.support import handgen
 
 from . import wrk
@@ -35,7 +36,7 @@ def create_app(hands: int, seed: int) -> Flask:
         wrk.post_json("/v1/score", hand).body.encode(): engine.score(hand)
         for hand in handgen.generate(hands, seed)
     }
-    schema = schemas.ScoreRequestSchema()
+    schema = ScoreRequestSchema()
 
     def body() -> bytes:
         environ = request.environ
@@ -49,7 +50,7 @@ def create_app(hands: int, seed: int) -> Flask:
     @app.post("/bench/validate")
     def validate() -> dict[str, Any]:
         data = body()
-        schemas.load(schema, orjson.loads(data))
+        load(schema, orjson.loads(data))
         return answers[data]
 
     return app

@@ -11,19 +11,18 @@ from .domain.payments import SCHEMES
 from .domain.rulesets import DEFAULT, profiles
 from .domain.versions import VERSIONS
 from .render import rules as render_rules
-from .schemas import (
+from .request import (
     MAX_BATCH,
     MAX_BODY,
     MAX_MELDS,
     MAX_TILE_LIST,
     MAX_TILE_STRING,
     MAX_VALUE,
-    RulesSchema,
+    PatternsQuerySchema,
     load,
 )
 
-# The query of GET /v1/patterns: checked as a request's rules are, so it answers alike.
-_QUERY = RulesSchema(only=("version", "profile"))
+_QUERY = PatternsQuerySchema()
 
 
 def patterns(query: Mapping[str, str]) -> dict[str, Any]:

@@ -15,7 +15,8 @@ from .domain import scoring
 from .domain import waits as waiting
 from .domain.errors import ScoringError
 from .problems import Problem
-from .schemas import (
+from .request import (
+    MAX_ALTERNATIVES,
     MAX_BATCH,
     BatchRequestSchema,
     ScoreRequestSchema,
@@ -26,7 +27,6 @@ from .schemas import (
 _SCORE = ScoreRequestSchema()
 _WAITS = WaitsRequestSchema()
 _BATCH = BatchRequestSchema()
-MAX_ALTERNATIVES = 5  # the other readings an explained score lists at most (API.md)
 
 __all__ = ["MAX_BATCH", "Problem", "batch", "score", "waits"]
 

@@ -18,8 +18,8 @@ from typing import Any
 from marshmallow import ValidationError
 
 from .domain.rulesets import install_profiles
-from .loader import flatten
-from .schemas import ProfileSchema
+from .request import ProfileSchema
+from .request.fast import flatten
 
 NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,63}")
 _SCHEMA = ProfileSchema()

@@ -18,7 +18,7 @@ from service.domain import scoring
 from service.domain.patterns import CATALOGUE
 from service.domain.rulesets import install_profiles
 from service.domain.versions import VERSIONS
-from service.schemas import ScoreRequestSchema, load
+from service.request import ScoreRequestSchema, load
 
 from .support.hands import pattern_points, request
 from .support.strategies import house_rule_requests, score_requests

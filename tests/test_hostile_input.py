@@ -8,7 +8,7 @@ valid 200 or a problem document that says what is wrong (``code``, ``detail``, a
   tile lists (3.5 s + 1.8 s): it returns tiles or raises ``TileError`` whose message points
   at the right character, and it accepts exactly the strings the contract's ``TileString``
   pattern describes;
-- the schema loader (``service.schemas.load``) and the engine on ~25,000 valid requests
+- the schema loader (``service.request.load``) and the engine on ~25,000 valid requests
   mutated at every field (wrong types, unknown and missing fields, near-miss values; 9.5 s):
   they return or raise ``Problem``, and the fast path agrees with marshmallow;
 - the HTTP layer through the Flask test client, 3,200 generated bodies (5.5 s), plus the
@@ -44,16 +44,16 @@ from werkzeug.test import EnvironBuilder
 
 from service import engine
 from service.domain import tiles as t
-from service.loader import MAX_ERRORS, Doubt, flatten
 from service.problems import Problem
-from service.schemas import (
+from service.request import (
+    MAX_ERRORS,
     BatchRequestSchema,
     ScoreRequestSchema,
     WaitsRequestSchema,
-    _fast_loader,
-    explain,
     load,
 )
+from service.request.fast import Doubt, flatten
+from service.request.loading import explain, fast_loader
 
 from .support import handgen, hands
 from .support.contract import SPEC_PATH
@@ -476,7 +476,7 @@ def check_load(schema: Schema, operation: Callable[[Any], Any], payload: Any) ->
 def check_fast_path(schema: Schema, payload: Any) -> bool:
     """The fast path gives up (``Doubt`` or ValidationError) or equals ``schema.load``."""
     try:
-        fast = _fast_loader(schema).load(payload)
+        fast = fast_loader(schema).load(payload)
     except (Doubt, ValidationError):
         fast = _FAILED
     try:
@@ -496,7 +496,7 @@ def check_explained(schema: Schema, payload: dict[str, Any], messages: Any) -> N
     """The fast path explains a bad request as marshmallow does: the same errors, in the same
     order but for unknown keys, which marshmallow lists in no fixed order; of more than a
     problem lists, the first that many."""
-    fast = flatten(explain(_fast_loader(schema), payload), "", MAX_ERRORS)  # as load lists them
+    fast = flatten(explain(fast_loader(schema), payload), "", MAX_ERRORS)  # as load lists them
     slow = flatten(messages, "")
     unknown = {"path": ANY, "message": "unknown field: remove it"}
     if len(slow) > MAX_ERRORS:
@@ -514,7 +514,7 @@ def test_a_long_account_of_errors_stops_where_a_problem_stops() -> None:
         "win": {"by": 1, "seat": "Q"},
         **{f"top{n}": n for n in range(5)},
     }  # fmt: skip
-    account = flatten(explain(_fast_loader(SCORE_SCHEMA), payload), "")
+    account = flatten(explain(fast_loader(SCORE_SCHEMA), payload), "")
     assert [e["path"] for e in account[:4]] == [
         "hand.tiles", "hand.melds", "hand.flowers", "hand.winning_tile"
     ]  # fmt: skip

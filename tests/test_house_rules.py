@@ -44,7 +44,7 @@ from service.domain.payments import SCHEMES, payments
 from service.domain.rulesets import DEFAULT, install_profiles, profiles, resolve
 from service.domain.versions import V3_3, VERSIONS, Version
 from service.problems import Problem
-from service.schemas import MAX_VALUE, RulesSchema
+from service.request import MAX_VALUE, RulesSchema
 
 from .support.contract import ContractClient
 from .support.hands import EXAMPLE, check, paths, problem, request, score_hand

@@ -19,9 +19,10 @@ from service.domain.patterns import CATALOGUE, Situation
 from service.domain.scoring import Counted, held_patterns
 from service.domain.versions import VERSIONS
 from service.engine import score, waits
-from service.loader import Doubt
 from service.problems import Problem
-from service.schemas import ScoreRequestSchema, _fast_loader, load
+from service.request import ScoreRequestSchema, load
+from service.request.fast import Doubt
+from service.request.loading import fast_loader
 
 from .support.handgen import generate
 from .support.strategies import house_rule_requests, score_requests
@@ -255,7 +256,7 @@ def test_house_rule_fields_load_alike_on_both_paths_or_fail_as_invalid_request(
     payload = _rules_with(request, **{field: value})
     schema = ScoreRequestSchema()
     try:
-        fast: Any = _fast_loader(schema).load(payload)
+        fast: Any = fast_loader(schema).load(payload)
     except (Doubt, ValidationError):
         fast = None
     try:

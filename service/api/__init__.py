@@ -9,7 +9,7 @@ from typing import Any
 from flask import Flask
 
 from .. import profiles
-from ..schemas import MAX_BODY
+from ..request import MAX_BODY
 from . import errors, headers, routes
 from .json import OrjsonProvider
 

@@ -2,32 +2,26 @@
 
 marshmallow checks shape and types and parses the tile notation; what makes a hand legal
 (counts, melds, context) is the domain's to judge, so its errors carry the domain's codes.
+These declarations are the authority on a request; ``loading.py`` derives the fast path
+from them.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
 from typing import Any
 
-from marshmallow import Schema, ValidationError, fields, missing, post_load, validate
+from marshmallow import Schema, ValidationError, fields, post_load, validate
 
-from . import loader
-from .domain import tiles as t
-from .domain.hand import Rules
-from .domain.patterns import BY_ID, CATALOGUE
-from .domain.payments import SCHEMES
-from .domain.rulesets import profile_names
-from .domain.versions import VERSIONS
-from .loader import MAX_ERRORS, MAX_TILE_LIST, MAX_TILE_STRING, flatten, read_tiles, shorten
-from .problems import Problem
-
-__all__ = ["MAX_BATCH", "MAX_BODY", "MAX_MELDS", "MAX_TILE_LIST", "MAX_TILE_STRING",
-           "MAX_VALUE", "load"]  # fmt: skip
-
-MAX_BODY = 2 * 1024 * 1024  # bytes; the HTTP layer enforces it
-MAX_MELDS = 4
-MAX_BATCH = 1000
-MAX_VALUE = 10_000  # the most a house rule may make a pattern, a chicken hand or the limit
+from ..domain import tiles as t
+from ..domain.hand import Rules
+from ..domain.patterns import BY_ID, CATALOGUE
+from ..domain.payments import SCHEMES
+from ..domain.rulesets import profile_names
+from ..domain.versions import VERSIONS
+from . import models
+from .fast import shorten
+from .limits import MAX_BATCH, MAX_MELDS, MAX_VALUE
+from .models import read_tiles
 
 
 def _one_of(*choices: str) -> validate.OneOf:
@@ -39,6 +33,7 @@ def _between(low: int, high: int) -> validate.Range:
 
 
 SEAT = _one_of(*t.SEATS)
+VERSION = _one_of(*VERSIONS)
 
 
 class Hinted(validate.OneOf):
@@ -127,14 +122,14 @@ class _Model(Schema):
 
 
 class MeldSchema(_Model):
-    model = staticmethod(loader.make_meld)
+    model = staticmethod(models.make_meld)
     kind = fields.String(required=True, validate=MELD_KIND)
     tiles = Tiles(required=True)
     concealed = Bool(load_default=False)
 
 
 class WaitingHandSchema(_Model):
-    model = staticmethod(loader.make_hand)
+    model = staticmethod(models.make_hand)
     tiles = Tiles(required=True)
     melds = BoundedList(fields.Nested(MeldSchema), MAX_MELDS, load_default=list)
     flowers = _bonus()
@@ -146,7 +141,7 @@ class HandSchema(WaitingHandSchema):
 
 
 class WaitingWinSchema(_Model):
-    model = staticmethod(loader.make_win)
+    model = staticmethod(models.make_win)
     seat = fields.String(required=True, validate=SEAT)
     last_tile = Bool(load_default=False)
     kong_replacement = Bool(load_default=False)
@@ -220,7 +215,7 @@ class ProfileSchema(Schema):
     has a default here: a field left out is filled in by ``rulesets.resolve``, after the
     profile's."""
 
-    version = fields.String(validate=_one_of(*VERSIONS))
+    version = fields.String(validate=VERSION)
     payoff = fields.String(validate=_one_of(*SCHEMES))
     standard_value = Int(validate=_between(1, 1_000_000))
     minimum = Int(validate=_between(0, 1_000))
@@ -234,7 +229,15 @@ class ProfileSchema(Schema):
 
 
 class RulesSchema(ProfileSchema, _Model):
-    model = staticmethod(loader.make_rules)
+    model = staticmethod(models.make_rules)
+    profile = fields.String(validate=_known_profile)
+
+
+class PatternsQuerySchema(_Model):
+    """The query of GET /v1/patterns: the rules' version and profile, checked as a request's."""
+
+    model = staticmethod(models.make_rules)
+    version = fields.String(validate=VERSION)
     profile = fields.String(validate=_known_profile)
 
 
@@ -254,133 +257,3 @@ class WaitsRequestSchema(Schema):
 class BatchRequestSchema(Schema):
     # Any JSON value, null included: each item is validated on its own, as a score request.
     items = BoundedList(fields.Raw(allow_none=True), MAX_BATCH, required=True)
-
-
-def load(schema: Schema, payload: Any) -> dict[str, Any]:
-    """Validate ``payload``; a failure is an ``invalid_request`` Problem listing every field."""
-    converter = _fast_loader(schema)
-    try:
-        return converter.load(payload)  # type: ignore[return-value]
-    except (loader.Doubt, ValidationError):
-        pass
-    if not isinstance(payload, Mapping):
-        raise Problem.at("invalid_request", "$", "the body must be a JSON object")
-    messages = explain(converter, payload)
-    if not messages:  # the fast path doubted what it cannot explain: marshmallow decides
-        try:
-            return schema.load(payload)  # type: ignore[no-any-return]
-        except ValidationError as error:
-            messages = error.messages
-    # Capped, so that a problem never grows with a hostile input.
-    errors = flatten(messages, "", MAX_ERRORS)
-    detail = "; ".join(f"{e['path']}: {e['message']}" for e in errors[:5])
-    raise Problem("invalid_request", detail, errors)
-
-
-def explain(converter: loader.Record, payload: Mapping[str, Any]) -> loader.Messages:
-    """The fast path's account of what is wrong (see loader.py), empty if it has none."""
-    try:
-        return converter.explain(payload)
-    except loader.Doubt:
-        return {}
-
-
-def _fast_loader(schema: Schema) -> loader.Record:
-    """The compiled converters for ``schema`` (see loader.py), made once per schema."""
-    converter = _converters.get(id(schema))
-    if converter is None:
-        converter = _converters[id(schema)] = _record(schema)
-    return converter
-
-
-_converters: dict[int, loader.Record] = {}
-
-
-def _record(schema: Schema) -> loader.Record:
-    loaded = schema.load_fields.items()
-    return loader.Record(
-        {
-            field.data_key or name: loader.Field(
-                name, _converter(field), field.required, _explainer(field)
-            )
-            for name, field in loaded
-        },
-        {
-            name: _constant(field.load_default)
-            for name, field in loaded
-            if field.load_default is not missing
-        },
-        getattr(schema, "model", None),
-    )
-
-
-def _said(check: Callable[[Any], Any], *wrong: Any) -> str | None:
-    """The one message ``check`` gives for each of the ``wrong`` values, when it is the same
-    for all (no echo of the value): what a converter may then say without asking it."""
-    said = set()
-    for value in wrong:
-        try:
-            check(value)
-        except ValidationError as error:
-            messages = error.messages
-            said.add(messages[0] if isinstance(messages, list) and len(messages) == 1 else None)
-        else:
-            said.add(None)
-    return said.pop() if len(said) == 1 else None
-
-
-def _explainer(field: fields.Field[Any]) -> loader.Explain | None:
-    """marshmallow's messages for a wrong value of ``field`` (a nested record explains itself)."""
-    if isinstance(field, fields.Nested):
-        return None
-
-    def explain(value: object) -> loader.Messages | None:
-        try:
-            field.deserialize(value)
-        except ValidationError as error:
-            return error.messages
-        return None
-
-    return explain
-
-
-def _constant(default: Any) -> Any:
-    """A field's default as one shared value: called once if callable, a list as a tuple
-    (the models take tuples), so that no request can change it for the next."""
-    value = default() if callable(default) else default
-    return tuple(value) if isinstance(value, list) else value
-
-
-def _converter(field: fields.Field[Any]) -> loader.Converter:
-    """The converter doing what ``field`` does to a well-formed value."""
-    validators = list(field.validators)
-    if isinstance(field, fields.Nested):
-        return _record(field.schema)
-    if isinstance(field, BoundedList) and all(check is _distinct for check in validators):
-        words = (
-            _said(field.deserialize, 5, "5"),
-            _said(field.deserialize, [None] * (field.max_items + 1)),
-            _said(_distinct, [1, 1]),
-        )
-        return loader.Items(_converter(field.inner), field.max_items, bool(validators), words)
-    if isinstance(field, Tiles) and not validators:
-        return loader.Tiles(field.single)
-    elif isinstance(field, Bool) and not validators:
-        return loader.Flag(_said(field.deserialize, 5, "true"))
-    elif type(field) is fields.String and len(validators) <= 1:
-        not_a_string = _said(field.deserialize, 5, [])
-        if not validators:
-            return loader.Choice(None, not_a_string)
-        if isinstance(validators[0], validate.OneOf):
-            # A hinted value has its own message: then the fast path leaves it to marshmallow.
-            hinted = getattr(validators[0], "hints", {})
-            not_a_choice = _said(validators[0], "\x00", "\x01", *hinted)
-            return loader.Choice(frozenset(validators[0].choices), not_a_string, not_a_choice)
-    elif isinstance(field, Int) and len(validators) == 1:
-        bounds = validators[0]
-        if isinstance(bounds, validate.Range) and bounds.min_inclusive and bounds.max_inclusive:
-            not_an_integer = _said(field.deserialize, "5", 5.5)
-            out_of_range = _said(bounds, bounds.min - 1, bounds.max + 1)
-            return loader.Number(bounds.min, bounds.max, not_an_integer, out_of_range)
-    # Anything else: the field's own code, unchanged.
-    return loader.Checked(lambda value: field._deserialize(value, None, None), validators)

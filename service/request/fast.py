@@ -2,7 +2,7 @@
 
 marshmallow (``schemas.py``) is the authority on what a request may be and on every error
 message, but it is slow for what it does here (hooks, error accumulation, partial loading) on
-the hottest path of the service. ``schemas.py`` turns each schema into these converters once;
+the hottest path of the service. ``loading.py`` turns each schema into these converters once;
 they load a well-formed request directly and, at the first doubt (an unknown or missing
 field, a null, a wrong type, a failed check), raise ``Doubt``. A request in doubt is then
 explained (``Record.explain``): the records are walked here, each wrong value explained by its
@@ -17,75 +17,13 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, Final
 
-from .domain import tiles as t
-from .domain.hand import Hand, MeldSpec, Rules, Win
-from .domain.rulesets import resolve
-
-MAX_TILE_STRING: Final = 64
-MAX_ERRORS: Final = 20  # errors a problem lists at most
-MAX_TILE_LIST: Final = 18
+from ..domain import tiles as t
+from .limits import MAX_ERRORS
+from .models import read_tiles
 
 
 class Doubt(Exception):
     """The fast path met something it leaves to marshmallow."""
-
-
-def read_tiles(value: object, single: bool) -> list[int]:
-    """Tiles as JSON gives them: compact notation or a list of single tiles.
-
-    Raises ``TileError`` saying what is wrong; ``single``: exactly one tile.
-    """
-    if isinstance(value, str):
-        if len(value) > MAX_TILE_STRING:
-            raise t.TileError(f"at most {MAX_TILE_STRING} characters")
-        tiles = t.parse(value)
-    elif isinstance(value, list):
-        if len(value) > MAX_TILE_LIST:
-            raise t.TileError(f"at most {MAX_TILE_LIST} tiles")
-        tiles = t.parse(value)
-    else:
-        raise t.TileError("tiles are a string like '123m55z' or a list like ['1m', '5z']")
-    if single and len(tiles) != 1:
-        raise t.TileError("exactly one tile, e.g. '4s'")
-    return tiles
-
-
-# The domain objects a loaded request is made of, from its fields (both paths use these).
-
-
-def make_meld(data: dict[str, Any]) -> MeldSpec:
-    return MeldSpec(data["kind"], tuple(data["tiles"]), data["concealed"])
-
-
-def make_hand(data: dict[str, Any]) -> Hand:
-    winning = data.get("winning_tile")  # absent in a waits request
-    return Hand(
-        tuple(data["tiles"]),
-        tuple(data["melds"]),
-        winning[0] if winning else 0,
-        tuple(data["flowers"]),
-        tuple(data["seasons"]),
-    )
-
-
-def make_win(data: dict[str, Any]) -> Win:
-    # A waits request has no ``by`` and no discarder.
-    return Win(
-        by=data.get("by", "self_draw"),
-        seat=data["seat"],
-        discarder=data.get("discarder"),
-        last_tile=data["last_tile"],
-        kong_replacement=data["kong_replacement"],
-        robbing_kong=data["robbing_kong"],
-        first_turn=data["first_turn"],
-        responsible=data.get("responsible"),
-        pay_as_self_draw=data.get("pay_as_self_draw", False),
-    )
-
-
-def make_rules(data: dict[str, Any]) -> Rules:
-    # No defaults are filled in before: a field left out must not hide a profile's.
-    return resolve(data)
 
 
 # What a field's messages are when a value is wrong: marshmallow's own messages for it, the
@@ -98,7 +36,7 @@ Explain = Callable[[object], Messages | None]
 class Converter:
     """One field: its JSON value in, the loaded value out, or ``Doubt``; and, for a value in
     doubt, what is wrong with it in marshmallow's words (``explain``), given to it by
-    schemas.py, or ``Doubt`` again when it cannot tell."""
+    loading.py, or ``Doubt`` again when it cannot tell."""
 
     def load(self, value: object) -> object:
         raise NotImplementedError
@@ -254,22 +192,16 @@ class Items(Converter):
 
 
 class Checked(Converter):
-    """Any other field: its own deserializer and validators, as plain calls.
+    """Any other field: loaded by the field itself (its ``deserialize``, validators included).
 
-    They raise marshmallow's ValidationError, which the caller takes as a doubt too.
+    It raises marshmallow's ValidationError, which the caller takes as a doubt too.
     """
 
-    def __init__(
-        self, deserialize: Callable[[object], object], checks: list[Callable[[object], object]]
-    ) -> None:
+    def __init__(self, deserialize: Callable[[object], object]) -> None:
         self.deserialize = deserialize
-        self.checks = checks
 
     def load(self, value: object) -> object:
-        out = self.deserialize(value)
-        for check in self.checks:
-            check(out)
-        return out
+        return self.deserialize(value)
 
 
 class Field:

@@ -1,0 +1,48 @@
+"""The request model: what a request may hold, and loading one into the domain's objects.
+
+- ``limits``: every limit on a request (the schemas check them, GET /v1/rules reports them);
+- ``schemas``: the marshmallow schemas, the authority (strict: unknown fields rejected);
+- ``models``: tiles read from JSON, and the domain objects a loaded request is made of;
+- ``fast``: the schemas' fast path, as small converters (compiled with ``models``, ``limits``);
+- ``loading``: ``load``, the fast path first and marshmallow for what it alone can say.
+"""
+
+from __future__ import annotations
+
+from .limits import (
+    MAX_ALTERNATIVES,
+    MAX_BATCH,
+    MAX_BODY,
+    MAX_ERRORS,
+    MAX_MELDS,
+    MAX_TILE_LIST,
+    MAX_TILE_STRING,
+    MAX_VALUE,
+)
+from .loading import load
+from .schemas import (
+    BatchRequestSchema,
+    PatternsQuerySchema,
+    ProfileSchema,
+    RulesSchema,
+    ScoreRequestSchema,
+    WaitsRequestSchema,
+)
+
+__all__ = [
+    "MAX_ALTERNATIVES",
+    "MAX_BATCH",
+    "MAX_BODY",
+    "MAX_ERRORS",
+    "MAX_MELDS",
+    "MAX_TILE_LIST",
+    "MAX_TILE_STRING",
+    "MAX_VALUE",
+    "BatchRequestSchema",
+    "PatternsQuerySchema",
+    "ProfileSchema",
+    "RulesSchema",
+    "ScoreRequestSchema",
+    "WaitsRequestSchema",
+    "load",
+]

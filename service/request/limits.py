@@ -1,0 +1,15 @@
+"""Every limit on what a request may hold, in one place: the schemas and the fast path check
+them, ``GET /v1/rules`` reports them, the HTTP layer enforces the body's."""
+
+from __future__ import annotations
+
+from typing import Final
+
+MAX_BODY: Final = 2 * 1024 * 1024  # bytes, by default (ZJ_MAX_CONTENT_LENGTH)
+MAX_BATCH: Final = 1000  # items in a batch
+MAX_MELDS: Final = 4  # declared melds in a hand
+MAX_TILE_STRING: Final = 64  # characters of a tile string
+MAX_TILE_LIST: Final = 18  # tiles in a tile list
+MAX_VALUE: Final = 10_000  # the most a house rule may make a pattern, a chicken hand or the limit
+MAX_ERRORS: Final = 20  # errors a problem lists at most
+MAX_ALTERNATIVES: Final = 5  # other readings an explained score lists at most (API.md)

@@ -1,0 +1,66 @@
+"""What a loaded request is made of: tiles read from JSON, and the domain's objects made from
+a record's fields. The schemas and the fast path both build with these (compiled)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..domain import tiles as t
+from ..domain.hand import Hand, MeldSpec, Rules, Win
+from ..domain.rulesets import resolve
+from .limits import MAX_TILE_LIST, MAX_TILE_STRING
+
+
+def read_tiles(value: object, single: bool) -> list[int]:
+    """Tiles as JSON gives them: compact notation or a list of single tiles.
+
+    Raises ``TileError`` saying what is wrong; ``single``: exactly one tile.
+    """
+    if isinstance(value, str):
+        if len(value) > MAX_TILE_STRING:
+            raise t.TileError(f"at most {MAX_TILE_STRING} characters")
+        tiles = t.parse(value)
+    elif isinstance(value, list):
+        if len(value) > MAX_TILE_LIST:
+            raise t.TileError(f"at most {MAX_TILE_LIST} tiles")
+        tiles = t.parse(value)
+    else:
+        raise t.TileError("tiles are a string like '123m55z' or a list like ['1m', '5z']")
+    if single and len(tiles) != 1:
+        raise t.TileError("exactly one tile, e.g. '4s'")
+    return tiles
+
+
+def make_meld(data: dict[str, Any]) -> MeldSpec:
+    return MeldSpec(data["kind"], tuple(data["tiles"]), data["concealed"])
+
+
+def make_hand(data: dict[str, Any]) -> Hand:
+    winning = data.get("winning_tile")  # absent in a waits request
+    return Hand(
+        tuple(data["tiles"]),
+        tuple(data["melds"]),
+        winning[0] if winning else 0,
+        tuple(data["flowers"]),
+        tuple(data["seasons"]),
+    )
+
+
+def make_win(data: dict[str, Any]) -> Win:
+    # A waits request has no ``by`` and no discarder.
+    return Win(
+        by=data.get("by", "self_draw"),
+        seat=data["seat"],
+        discarder=data.get("discarder"),
+        last_tile=data["last_tile"],
+        kong_replacement=data["kong_replacement"],
+        robbing_kong=data["robbing_kong"],
+        first_turn=data["first_turn"],
+        responsible=data.get("responsible"),
+        pay_as_self_draw=data.get("pay_as_self_draw", False),
+    )
+
+
+def make_rules(data: dict[str, Any]) -> Rules:
+    # No defaults are filled in before: a field left out must not hide a profile's.
+    return resolve(data)
