@@ -331,31 +331,16 @@ def test_robbing_a_kong_owner_pays_all() -> None:
 # ---- contradictions --------------------------------------------------------------------------
 
 
-def test_responsible_on_a_self_draw_is_invalid() -> None:
-    prob = problem(
-        request(
-            WORTH_26["tiles"],
-            WORTH_26["win"],
-            "self_draw",
-            melds=WORTH_26["melds"],
-            responsible="W",
-        )
-    )
-    assert prob.code == "invalid_context"
-    assert paths(prob) == ["win.responsible"]
-
-
-def test_responsible_is_the_winner_is_invalid() -> None:
-    prob = problem(
-        request(
-            WORTH_26["tiles"],
-            WORTH_26["win"],
-            "discard",
-            melds=WORTH_26["melds"],
-            discarder="W",
-            responsible="S",
-        )
-    )
+@pytest.mark.parametrize(
+    ("by", "win"),
+    [
+        pytest.param("self_draw", {"responsible": "W"}, id="on-a-self-draw"),
+        pytest.param("discard", {"discarder": "W", "responsible": "S"}, id="the-winner"),
+    ],
+)
+def test_responsible_is_invalid(by: str, win: dict[str, Any]) -> None:
+    hand = WORTH_26
+    prob = problem(request(hand["tiles"], hand["win"], by, melds=hand["melds"], **win))
     assert prob.code == "invalid_context"
     assert paths(prob) == ["win.responsible"]
 
