@@ -222,7 +222,8 @@ def declared_melds(hand: Hand, size: int = 14) -> tuple[Meld, ...]:
         raise Problem.at(
             "invalid_hand",
             "hand.tiles",
-            f"the hand has {len(hand.tiles)} tiles and {len(melds)} melds, which count as"
+            f"the hand has {len(hand.tiles)} tile{'s' * (len(hand.tiles) != 1)} and"
+            f" {len(melds)} meld{'s' * (len(melds) != 1)}, which count as"
             f" {held} tiles; it needs {size} (the tiles held"
             f"{', winning tile included,' if size == 14 else ''} + 3 per meld; a kong counts 3)",
         )

@@ -133,7 +133,8 @@ def best_score(hand: Hand, melds: tuple[Meld, ...], win: Win, rules: Rules) -> S
         raise Problem.at(
             "not_a_winning_hand",
             "hand.tiles",
-            f"{t.compact(hand.tiles)} with {len(melds)} melds forms no winning hand: "
+            f"{t.compact(hand.tiles)} with {len(melds)} meld{'s' * (len(melds) != 1)} forms"
+            " no winning hand: "
             + (f"{', '.join(ways[:-1])} or {ways[-1]}" if len(ways) > 1 else ways[0]),
         )
     best: Score | None = None
