@@ -36,7 +36,7 @@ venv: $(VENV)/.dev
 
 # zj-serve checks every setting (one line on a bad one), then becomes gunicorn.
 serve: $(VENV)/.serve
-	PORT=$(PORT) $(BIN)/zj-serve --config gunicorn.conf.py 'service:create_app()'
+	@PORT=$(PORT) $(BIN)/zj-serve --config gunicorn.conf.py 'service:create_app()'
 
 lint: venv
 	$(BIN)/ruff check service tests bench scripts gunicorn.conf.py

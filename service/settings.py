@@ -101,7 +101,7 @@ SETTINGS = {
         Setting(PORT, lambda: 8000, _whole(1, 65535), "must be a whole number 1-65535", "8000"),
         Setting(
             WEB_CONCURRENCY, cpu_count, _whole(1, 256),
-            "must be a whole number of worker processes 1-256", "the usable CPUs",
+            "must be a whole number of worker processes 1-256", "one per usable CPU",
         ),
         Setting(
             GUNICORN_TIMEOUT, lambda: 30, _whole(1, 86400),

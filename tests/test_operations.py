@@ -32,8 +32,8 @@ from .conftest import EXAMPLE
 # ---- settings --------------------------------------------------------------------------------
 
 BAD = [
-    ("WEB_CONCURRENCY", "two", "must be a whole number of worker processes 1-256 (default the"
-     " usable CPUs)"),
+    ("WEB_CONCURRENCY", "two", "must be a whole number of worker processes 1-256 (default one"
+     " per usable CPU)"),
     ("ZJ_MAX_CONTENT_LENGTH", "2MB", "must be a whole number of bytes 1-1073741824 (default"
      " 2097152)"),
     ("PORT", "http", "must be a whole number 1-65535 (default 8000)"),
