@@ -73,7 +73,7 @@ def test_manifest_kinds() -> None:
     ]
 
 
-def test_deployment_runs_the_image_safely() -> None:
+def test_deployment_runs_the_image_safely(monkeypatch: pytest.MonkeyPatch) -> None:
     deployment = by_kind("Deployment")
     spec = deployment["spec"]
     pod = spec["template"]["spec"]
@@ -99,7 +99,7 @@ def test_deployment_runs_the_image_safely() -> None:
     assert security["allowPrivilegeEscalation"] is False
     assert security["capabilities"]["drop"] == ["ALL"]
     # SIGKILL must not come before gunicorn's graceful shutdown can finish.
-    graceful = runpy.run_path(str(GUNICORN_CONF))["graceful_timeout"]
+    graceful = load_gunicorn_conf(monkeypatch)["graceful_timeout"]
     assert pod["terminationGracePeriodSeconds"] > graceful
 
 
