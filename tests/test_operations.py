@@ -50,7 +50,7 @@ BAD = [
 
 
 def test_every_documented_variable_is_checked() -> None:
-    readme = (Path(__file__).parents[1] / "README.md").read_text(encoding="utf-8")
+    readme = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
     section = readme.split("\n## Configuration\n")[1].split("\n## ")[0]
     documented = {line.split("`")[1] for line in section.splitlines() if line.startswith("| `")}
     assert documented == set(settings.SETTINGS)
