@@ -110,7 +110,8 @@ EXPOSE 8000
 HEALTHCHECK --interval=30s --timeout=5s --start-period=10s --retries=3 \
     CMD ["python", "-c", "import os, urllib.request; urllib.request.urlopen('http://127.0.0.1:' + os.environ.get('PORT', '8000') + '/readyz', timeout=4)"]
 
-# Exec form: gunicorn is PID 1 and receives SIGTERM directly (graceful shutdown, see
-# graceful_timeout in gunicorn.conf.py). Settings come from the environment (PORT,
-# WEB_CONCURRENCY, GUNICORN_TIMEOUT, LOG_LEVEL).
-CMD ["gunicorn", "--config", "/app/gunicorn.conf.py", "service:create_app()"]
+# Exec form: zj-serve checks every setting (one line on a bad one, where gunicorn itself would
+# print a traceback for WEB_CONCURRENCY=two), then execs gunicorn, which stays PID 1 and
+# receives SIGTERM directly (graceful shutdown, see graceful_timeout in gunicorn.conf.py).
+# Settings come from the environment (README "Configuration").
+CMD ["zj-serve", "--config", "/app/gunicorn.conf.py", "service:create_app()"]

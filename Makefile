@@ -5,7 +5,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 PORT   ?= 8000
 
-.PHONY: help venv serve test lint typecheck compiled test-compiled bench bench-tools container-test load clean
+.PHONY: help venv serve test lint typecheck compiled test-compiled bench bench-tools browser-tools container-test load clean
 
 help:
 	@echo "make serve           run the service with gunicorn on \$$PORT (default 8000)"
@@ -15,16 +15,28 @@ help:
 	@echo "make load            one minute of saturating load, errors and worker memory"
 	@echo "make container-test  build the image with buildah and check it over HTTP"
 
-$(BIN)/activate: pyproject.toml
+$(VENV)/.created:
 	$(PYTHON) -m venv $(VENV)
+	touch $@
+
+# Serving needs only the runtime dependencies, exactly as the image installs them (hashes
+# checked), and the service itself: a first `make serve` does not wait for the dev toolchain.
+$(VENV)/.serve: requirements.lock pyproject.toml $(VENV)/.created
+	$(BIN)/pip install --quiet --require-hashes --no-deps -r requirements.lock
+	$(BIN)/pip install --quiet --no-deps -e .
+	touch $@
+
+# Everything the tests, linters, type checker and benchmarks use.
+$(VENV)/.dev: pyproject.toml $(VENV)/.created
 	$(BIN)/pip install --quiet --upgrade pip
 	$(BIN)/pip install --quiet -e '.[dev]'
-	touch $(BIN)/activate
+	touch $@
 
-venv: $(BIN)/activate
+venv: $(VENV)/.dev
 
-serve: venv
-	PORT=$(PORT) $(BIN)/gunicorn --config gunicorn.conf.py 'service:create_app()'
+# zj-serve checks every setting (one line on a bad one), then becomes gunicorn.
+serve: $(VENV)/.serve
+	@PORT=$(PORT) $(BIN)/zj-serve --config gunicorn.conf.py 'service:create_app()'
 
 lint: venv
 	$(BIN)/ruff check service tests bench scripts gunicorn.conf.py
@@ -35,7 +47,7 @@ typecheck: venv
 
 # The suite runs twice: on the source tree (pure Python) and on the compiled build the image
 # ships, where mypyc also enforces the type annotations at run time.
-test: lint typecheck
+test: lint typecheck browser-tools
 	$(BIN)/pytest
 	$(MAKE) test-compiled
 
@@ -51,6 +63,13 @@ bench-tools:
 	@command -v wrk >/dev/null && command -v valgrind >/dev/null \
 		|| (apt-get update -qq && apt-get install -y -qq wrk valgrind) \
 		|| echo "wrk or valgrind is not installed: their figures are skipped"
+
+# Debian's chromium renders GET /docs in tests/test_operations.py (skipped, saying why, where it
+# cannot be installed).
+browser-tools:
+	@command -v chromium >/dev/null \
+		|| (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium) \
+		|| echo "chromium is not installed: the /docs browser test is skipped"
 
 bench: compiled bench-tools
 	cd build/compiled && ../../$(BIN)/python -m bench

@@ -17,43 +17,39 @@ developer's shell.
                        to take each part of the answer; also the keep-alive idle time (10)
     ZJ_QUEUE_TIMEOUT   seconds a request may wait for its turn before a 503 overloaded (0.5)
     ZJ_BUFFER_BYTES    bytes of request bodies and answers one worker holds at most (8 MiB)
+    ZJ_METRICS         1 (default): GET /metrics, counted across the workers; 0: off
+
+service/settings.py checks every variable (and the app's own: ZJ_MAX_CONTENT_LENGTH,
+ZJ_CORS_ORIGINS, ZJ_PROFILES): a bad one stops the server here, in the master, with one line.
 """
 
 from __future__ import annotations
 
 import datetime
 import os
+import shutil
 import tempfile
 from typing import Any
 
 import orjson
 from gunicorn import glogging, util
 
-from service import worker
+from service import settings, worker
+from service.settings import setting
 
-
-def _cpu_count() -> int:
-    # sched_getaffinity honours taskset/cpusets (a container pinned to 2 of 64 host CPUs sees 2);
-    # os.cpu_count() would report all the host's CPUs. Neither sees a CFS quota (Kubernetes
-    # `limits.cpu`), which is why deploy/kubernetes.yaml sets WEB_CONCURRENCY explicitly.
-    if hasattr(os, "sched_getaffinity"):
-        return max(1, len(os.sched_getaffinity(0)))
-    return max(1, os.cpu_count() or 1)
-
-
-def _env_int(name: str, default: int) -> int:
-    value = os.environ.get(name, "").strip()
-    return int(value) if value else default
-
+# Every setting, checked before anything reads one: a bad value stops the server here, in the
+# master, with one line (not a worker failing to boot over and over). The ZJ_PROFILES file is
+# read and checked too, whatever the worker class (the app then reads it itself).
+settings.check_all()
 
 # --- sockets and processes ------------------------------------------------------------------
 
-bind = "0.0.0.0:" + str(_env_int("PORT", 8000))
+bind = f"0.0.0.0:{setting(settings.PORT)}"
 # One worker process per core: the work is CPU-bound and the GIL lets one Python thread run at
 # a time. Within a worker, gevent's greenlets wait on the network for free, so slow and idle
 # clients cost memory (a few KiB each), not a process.
 worker_class = "service.worker.Worker"
-workers = _env_int("WEB_CONCURRENCY", _cpu_count())
+workers = setting(settings.WEB_CONCURRENCY)  # default: the CPUs usable by this process
 # Connections one worker holds at once (idle, trickling, waiting for their turn); past it the
 # worker stops accepting and new connections wait in the backlog.
 worker_connections = 2000
@@ -70,18 +66,14 @@ preload_app = True
 
 # A worker whose event loop is blocked for 30 s (it never is: a turn at the CPU is
 # milliseconds) is stuck and gets killed and replaced.
-timeout = _env_int("GUNICORN_TIMEOUT", 30)
+timeout = setting(settings.GUNICORN_TIMEOUT)
 # On SIGTERM workers finish their in-flight requests for up to this long. Kubernetes waits
 # terminationGracePeriodSeconds (default 30 s; deploy/kubernetes.yaml sets 40 s) before
 # SIGKILL, so this must stay below that.
 graceful_timeout = 30
 # gunicorn's own idle timeout between requests on a persistent connection; the worker reads
 # ZJ_CLIENT_TIMEOUT instead (service/worker.py), this is set to match for tools that read it.
-keepalive = max(1, round(worker.setting(worker.CLIENT_TIMEOUT)))
-# The worker reads its settings again when it starts; a bad one stops the server here first,
-# in the master, with one line (not a worker failing to boot over and over).
-for _name in worker.DEFAULTS:
-    worker.setting(_name)
+keepalive = max(1, round(setting(settings.CLIENT_TIMEOUT)))
 
 # --- memory hygiene ---------------------------------------------------------------------------
 
@@ -117,7 +109,7 @@ control_socket_disable = True
 # Error log (gunicorn's own messages and tracebacks) to stderr; access log to stdout, so the
 # container runtime collects both without any file on disk.
 errorlog = "-"
-loglevel = os.environ.get("LOG_LEVEL", "info")
+loglevel = setting(settings.LOG_LEVEL)
 accesslog = "-"
 
 
@@ -168,15 +160,52 @@ class JsonLogger(glogging.Logger):
 
 logger_class = JsonLogger
 
-# --- house-rule profiles ----------------------------------------------------------------------
+# --- metrics ------------------------------------------------------------------------------------
 
-# A bad ZJ_PROFILES file stops the server here, as gunicorn reads this file in the master: one
-# line on stderr and exit status 1, before any worker starts, whatever the worker class (the
-# app then reads the file itself, service/profiles.py).
-if os.environ.get("ZJ_PROFILES"):
-    from service.profiles import exit_if_bad
+# GET /metrics counts what every worker answered (service/metrics.py): prometheus-client's
+# multiprocess mode, each worker writing its counts to memory-mapped files in one directory
+# that a scrape sums. The variable must be set before the app (and prometheus-client) is
+# loaded, which preload_app does right after this file. The directory is the operator's
+# PROMETHEUS_MULTIPROC_DIR, else one of this server's own on /dev/shm (a tmpfs, writable
+# under a read-only root filesystem, like worker_tmp_dir), named after the master's pid so
+# that servers on one machine do not share it.
+_metrics_dir = ""
+_own_metrics_dir = False  # made here, so removed at exit (an operator's directory stays)
+if setting(settings.METRICS):
+    _metrics_dir = setting(settings.METRICS_DIR)
+    if not _metrics_dir:
+        _metrics_dir = os.path.join(worker_tmp_dir, f"zj-metrics-{os.getpid()}")
+        _own_metrics_dir = True
+    os.environ[settings.METRICS_DIR] = _metrics_dir
 
-    exit_if_bad(os.environ["ZJ_PROFILES"])
+
+def on_starting(server: Any) -> None:
+    """In the master, before any worker: a fresh directory, so that counts start at 0 (a
+    restarted server must not add up the files of an earlier one)."""
+    if _metrics_dir:
+        shutil.rmtree(_metrics_dir, ignore_errors=True)
+        try:
+            os.makedirs(_metrics_dir, exist_ok=True)
+        except OSError as error:
+            raise SystemExit(
+                f"{settings.METRICS_DIR}={_metrics_dir!r}: must be a directory this user can"
+                f" write ({error.strerror})"
+            ) from None
+
+
+def child_exit(server: Any, child: Any) -> None:
+    """A worker died or was replaced: its files stay (its counts were answered), and
+    prometheus-client drops its live gauges."""
+    if _metrics_dir:
+        from prometheus_client import multiprocess
+
+        multiprocess.mark_process_dead(child.pid, _metrics_dir)
+
+
+def on_exit(server: Any) -> None:
+    if _own_metrics_dir:
+        shutil.rmtree(_metrics_dir, ignore_errors=True)
+
 
 # --- what is deliberately not set -------------------------------------------------------------
 

@@ -250,7 +250,14 @@ def _graceful_timeout() -> float:
     if not server.CONFIG.exists():
         return 30.0
     namespace: dict[str, Any] = {"__file__": str(server.CONFIG)}
-    exec(compile(server.CONFIG.read_text(), str(server.CONFIG), "exec"), namespace)
+    # The config sets PROMETHEUS_MULTIPROC_DIR for the app it preloads: not for this process,
+    # whose later gunicorns would all share it.
+    saved = dict(os.environ)
+    try:
+        exec(compile(server.CONFIG.read_text(), str(server.CONFIG), "exec"), namespace)
+    finally:
+        os.environ.clear()
+        os.environ.update(saved)
     return float(namespace.get("graceful_timeout", 30))
 
 

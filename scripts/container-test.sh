@@ -9,7 +9,8 @@
 #   3. build the image (chroot isolation, Docker format so HEALTHCHECK is kept) and check its
 #      config: non-root USER, exec-form CMD, HEALTHCHECK without curl, EXPOSE 8000;
 #   4. run it with `buildah run` as the image's USER and CMD: /readyz, a real /v1/score,
-#      the JSON access log, non-root processes, the image's HEALTHCHECK command, the compiled
+#      the JSON access log, /docs and its assets, /metrics counting across the workers,
+#      non-root processes, the image's HEALTHCHECK command, the compiled
 #      core (mypyc extension modules, not the .py fallback), and a clean
 #      exit on SIGTERM within the graceful timeout;
 #   5. run it again on a read-only root filesystem (what Kubernetes' readOnlyRootFilesystem
@@ -148,7 +149,7 @@ fi
 
 # ---------------------------------------------------------------------------------------------
 step "build $IMAGE"
-version=$(python3 -c 'import tomllib; print(tomllib.load(open("pyproject.toml", "rb"))["project"]["version"])')
+version=$(python3 -c 'import re; print(re.search(r"__version__ = \"(.+)\"", open("service/__init__.py").read())[1])')
 source_url=$(git remote get-url origin 2>/dev/null || true)
 # pip inside the build needs this machine's CA bundle; mounted for the build only, not in the
 # image. --format docker: the OCI format has no HEALTHCHECK.
@@ -183,7 +184,7 @@ EOF
 source "$work/config.env"
 uid=${user%%:*}
 if [[ -n "$user" && "$uid" != 0 && "$uid" != root ]]; then pass "image USER is $user"; else fail "image USER is '${user}' (root)"; fi
-if [[ "${cmd[0]:-}" == gunicorn ]]; then pass "exec-form CMD: ${cmd[*]}"; else fail "CMD is '${cmd[*]:-}'"; fi
+if [[ "${cmd[0]:-}" == zj-serve ]]; then pass "exec-form CMD: ${cmd[*]}"; else fail "CMD is '${cmd[*]:-}'"; fi
 if [[ "${healthcheck[0]:-}" == CMD && "${healthcheck[*]}" != *curl* && "${healthcheck[*]}" == */readyz* ]]; then
     pass "HEALTHCHECK without curl: ${healthcheck[*]:0:3} ..."
 else
@@ -204,6 +205,8 @@ session_pids+=("$run1")
 
 if check ready "$port" "$run1" "$READY_WAIT"; then
     check score "$port" "$work/run1.out" || failures=$((failures + 1))
+    check docs "$port" || failures=$((failures + 1))
+    check metrics "$port" || failures=$((failures + 1))
     check uids "$run1" || failures=$((failures + 1))
     # The image's own HEALTHCHECK command, run in the container as the runtime would.
     if timeout 30 buildah run --isolation chroot --network host --user "$user" "$ctr" -- \
@@ -269,6 +272,8 @@ session_pids+=("$run2")
 if check ready "$port2" "$run2" "$READY_WAIT"; then
     pass "server started on a read-only root (a write to / fails)"
     check score "$port2" "$work/run2.out" || failures=$((failures + 1))
+    check docs "$port2" || failures=$((failures + 1))
+    check metrics "$port2" || failures=$((failures + 1))
     check uids "$run2" || failures=$((failures + 1))
     # Here the session holds only gunicorn (the namespace setup exec'd into it), so signal the
     # whole process group, as the brief asks: master and workers all shut down gracefully.

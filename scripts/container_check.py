@@ -2,6 +2,8 @@
 
     python3 scripts/container_check.py ready   PORT SESSION_PID [SECONDS]
     python3 scripts/container_check.py score   PORT ACCESS_LOG
+    python3 scripts/container_check.py docs    PORT
+    python3 scripts/container_check.py metrics PORT
     python3 scripts/container_check.py uids    SESSION_PID
     python3 scripts/container_check.py master  SESSION_PID
 
@@ -13,6 +15,7 @@ that session, which is how the gunicorn master and workers are found from outsid
 from __future__ import annotations
 
 import json
+import re
 import sys
 import time
 import urllib.error
@@ -164,6 +167,51 @@ def check_score(port: int, access_log: Path) -> None:
     )
 
 
+def check_docs(port: int) -> None:
+    """GET /docs, and every script and stylesheet it names, from the image itself."""
+    status, _, raw = request(port, "GET", "/docs")
+    page = raw.decode(errors="replace")
+    report(status == 200 and "swagger-ui" in page, f"GET /docs status {status}")
+    assets = re.findall(r'(?:src|href)="([^"]*)"', page)
+    report(
+        bool(assets) and all(asset.startswith("/docs/") for asset in assets),
+        f"/docs names only its own assets: {assets}",
+    )
+    for asset in assets:
+        status, _, body = request(port, "GET", asset)
+        report(status == 200 and len(body) > 100, f"GET {asset}: {status}, {len(body)} bytes")
+
+
+def metric(text: str, name: str, **labels: str) -> float:
+    """The value of one sample of a Prometheus text exposition (0 if absent)."""
+    for line in text.splitlines():
+        if not line.startswith(name + "{"):
+            continue
+        found = dict(re.findall(r'(\w+)="([^"]*)"', line[: line.rindex("}")]))
+        if found == labels:
+            return float(line.rsplit(" ", 1)[1])
+    return 0.0
+
+
+def check_metrics(port: int) -> None:
+    """GET /metrics counts across the workers: N more scored hands, N more in the count."""
+    before = request(port, "GET", "/metrics")[2].decode()
+    labels = {"method": "POST", "route": "/v1/score", "status": "200"}
+    sent = 6  # new connections: both workers answer some
+    for _ in range(sent):
+        request(port, "POST", "/v1/score", SCORE_REQUEST)
+    status, headers, raw = request(port, "GET", "/metrics")
+    after = raw.decode()
+    kind = {k.lower(): v for k, v in headers.items()}.get("content-type", "")
+    report(status == 200 and kind.startswith("text/plain"), f"GET /metrics {status} {kind}")
+    grew = metric(after, "zj_http_requests_total", **labels) - metric(
+        before, "zj_http_requests_total", **labels
+    )
+    report(grew == sent, f"zj_http_requests_total for POST /v1/score 200 grew by {grew} (want 6)")
+    hands = metric(after, "zj_hands_scored_total", endpoint="score")
+    report(hands >= sent, f"zj_hands_scored_total{{endpoint=score}} is {hands}")
+
+
 def check_uids(sid: int) -> None:
     master = gunicorn_master(sid)
     if master is None:
@@ -184,6 +232,10 @@ def main(argv: list[str]) -> int:
         check_ready(int(argv[2]), int(argv[3]), float(argv[4]) if len(argv) > 4 else 60.0)
     elif what == "score":
         check_score(int(argv[2]), Path(argv[3]))
+    elif what == "docs":
+        check_docs(int(argv[2]))
+    elif what == "metrics":
+        check_metrics(int(argv[2]))
     elif what == "uids":
         check_uids(int(argv[2]))
     elif what == "master":

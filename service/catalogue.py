@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, cast
 
+from . import __version__
 from .domain.hand import Rules
 from .domain.patterns import CATALOGUE, Pattern, table_for
 from .domain.payments import SCHEMES
@@ -75,8 +76,10 @@ def example(pattern: Pattern, version: str) -> dict[str, Any]:
     return {"hand": hand, "win": win, "rules": rules}
 
 
-def rules() -> dict[str, Any]:
+def rules(body_bytes: int = MAX_BODY) -> dict[str, Any]:
+    """GET /v1/rules; ``body_bytes``: the body limit in force (ZJ_MAX_CONTENT_LENGTH)."""
     return {
+        "service_version": __version__,
         "versions": list(VERSIONS),
         "payoffs": [{"id": name, "description": s.description} for name, s in SCHEMES.items()],
         "mods": [
@@ -99,7 +102,7 @@ def rules() -> dict[str, Any]:
         "defaults": render_rules(DEFAULT),
         "limits": {
             "score_limit": DEFAULT.limit,
-            "body_bytes": MAX_BODY,
+            "body_bytes": body_bytes,
             "batch_items": MAX_BATCH,
             "tile_string_characters": MAX_TILE_STRING,
             "tile_list_items": MAX_TILE_LIST,

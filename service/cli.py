@@ -1,10 +1,13 @@
 """Score hands from the command line with the same engine as the API.
 
-    python -m service score request.json          # a score request as JSON (or - for stdin)
-    python -m service score 123m456p789s2355s4s --win 4s --self-draw --seat E
-    python -m service score 123m456p789s2355s4s --value 1.1=10 --exclude 10.2 --limit 200
-    python -m service score 123m456p789s2355s4s --profiles profiles.json --profile club
-    python -m service waits request.json          # a waits request as JSON
+    zj-score score request.json          # a score request as JSON (or - for stdin)
+    zj-score score 123m456p789s2355s4s --win 4s --self-draw --seat E
+    zj-score score 123m456p789s2355s4s --value 1.1=10 --exclude 10.2 --limit 200
+    zj-score score 123m456p789s2355s4s --profiles profiles.json --profile club
+    zj-score waits 123m456p789s2355s --seat S   # the tiles a hand one short waits on
+    zj-score waits request.json          # a waits request as JSON
+
+(``python -m service`` is the same command.)
 
 JSON in gives the response JSON out (exit 0) or the problem JSON (exit 1 on a client error).
 House-rule profiles come from --profiles or, without it, the file ZJ_PROFILES names.
@@ -17,78 +20,114 @@ import json
 import os
 import sys
 from collections.abc import Callable, Sequence
+from pathlib import Path
 from typing import Any, TextIO
 
-from . import engine, profiles
+from . import __version__, engine, profiles
 from .domain.payments import SCHEMES
 from .domain.rulesets import DEFAULT
 from .domain.versions import VERSIONS
 from .problems import Problem
 
 _MELD_OPTIONS = ("chow", "pung", "kong", "concealed_kong")
+_WIN_FLAGS = ("last_tile", "kong_replacement", "robbing_kong", "first_turn")
 # The rules fields a flag of the same name sets (when given: a profile's stay otherwise).
 _RULE_FLAGS = ("version", "payoff", "standard_value", "minimum", "chicken", "limit", "profile")
 
 
+def program() -> str:
+    """The command as it was run: ``zj-score`` when installed as that, else ``python -m
+    service``."""
+    name = Path(sys.argv[0]).name if sys.argv and sys.argv[0] else ""
+    return name if name and not name.endswith(".py") and name != "-c" else "python -m service"
+
+
 def _parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="python -m service", description=__doc__.split("\n")[0])
+    parser = argparse.ArgumentParser(prog=program(), description=__doc__.split("\n")[0])
+    parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     commands = parser.add_subparsers(dest="command", required=True)
     score = commands.add_parser("score", help="score a won hand")
-    score.add_argument(
-        "source", nargs="?", default="-",
-        help="a JSON request file, - for stdin (default), or the held tiles, e.g. 123m456p55z",
-    )  # fmt: skip
-    hand = score.add_argument_group("friendly form (when SOURCE is tiles)")
-    hand.add_argument("--win", metavar="TILE", help="the winning tile (default: the last tile)")
-    hand.add_argument("--seat", default="E", choices="ESWN", help="the winner's seat (E)")
-    by = hand.add_mutually_exclusive_group()
-    by.add_argument("--self-draw", action="store_true", help="won by self-draw (the default)")
-    by.add_argument("--discard", metavar="SEAT", choices="ESWN", help="won on SEAT's discard")
-    for meld in _MELD_OPTIONS:
-        example = "567p" if meld == "chow" else "777z"
-        hand.add_argument(
-            f"--{meld.replace('_', '-')}", action="append", default=[], metavar="TILES",
-            help=f"a declared {meld.replace('_', ' ')}, e.g. {example}",
-        )  # fmt: skip
-    for flag in ("last_tile", "kong_replacement", "robbing_kong", "first_turn"):
-        hand.add_argument(f"--{flag.replace('_', '-')}", action="store_true")
-    hand.add_argument("--flowers", type=_numbers, default=[], metavar="N,N")
-    hand.add_argument("--seasons", type=_numbers, default=[], metavar="N,N")
-    hand.add_argument("--json", action="store_true", help="print the response JSON instead")
-    score.add_argument(
-        "--explain", action="store_true", help="also list the other readings of the tiles"
-    )
-    rules = score.add_argument_group(
-        "rules (friendly form; each defaults to the profile's, then API.md's)"
-    )
-    rules.add_argument("--version", choices=list(VERSIONS), help=f"({next(iter(VERSIONS))})")
-    rules.add_argument("--payoff", choices=list(SCHEMES), help=f"({next(iter(SCHEMES))})")
-    rules.add_argument("--standard-value", type=int, metavar="N", help="(25)")
-    rules.add_argument("--minimum", type=int, metavar="N", help="(0)")
-    rules.add_argument(
-        "--value",
-        action="append",
-        default=[],
-        type=_value,
-        metavar="ID=POINTS",
-        help="a pattern's value, e.g. 2.1.2=100 (repeatable)",
-    )
-    rules.add_argument(
-        "--exclude",
-        action="append",
-        default=[],
-        metavar="ID",
-        help="a pattern not played, e.g. 10.2 (repeatable)",
-    )
-    rules.add_argument("--chicken", type=int, metavar="N", help="a chicken hand's value (1)")
-    rules.add_argument("--limit", type=int, metavar="N", help="the limit (320)")
-    rules.add_argument("--profile", metavar="NAME", help="a profile of the profiles file")
-    rules.add_argument(
-        "--rules", metavar="FILE", help="a JSON rules object (API.md); the flags above apply on top"
-    )
     waits = commands.add_parser("waits", help="the tiles a hand one short waits on")
-    waits.add_argument("source", nargs="?", default="-", help="a JSON request file, or -")
+    score.add_argument(
+        "source",
+        nargs="?",
+        default="-",
+        help="a JSON request file, - for stdin (default), or the held tiles, e.g. 123m456p55z",
+    )
+    waits.add_argument(
+        "source",
+        nargs="?",
+        default="-",
+        help="a JSON request file, - for stdin (default), or the held tiles (13 with the melds)",
+    )
     for command in (score, waits):
+        hand = command.add_argument_group("friendly form (when SOURCE is tiles)")
+        if command is score:
+            hand.add_argument(
+                "--win", metavar="TILE", help="the winning tile (default: the last tile)"
+            )
+        hand.add_argument("--seat", default="E", choices="ESWN", help="the player's seat (E)")
+        if command is score:
+            by = hand.add_mutually_exclusive_group()
+            by.add_argument(
+                "--self-draw", action="store_true", help="won by self-draw (the default)"
+            )
+            by.add_argument(
+                "--discard", metavar="SEAT", choices="ESWN", help="won on SEAT's discard"
+            )
+        for meld in _MELD_OPTIONS:
+            example = "567p" if meld == "chow" else "777z"
+            hand.add_argument(
+                f"--{meld.replace('_', '-')}",
+                action="append",
+                default=[],
+                metavar="TILES",
+                help=f"a declared {meld.replace('_', ' ')}, e.g. {example}",
+            )
+        for flag in _WIN_FLAGS:
+            hand.add_argument(f"--{flag.replace('_', '-')}", action="store_true")
+        hand.add_argument("--flowers", type=_numbers, default=[], metavar="N,N")
+        hand.add_argument("--seasons", type=_numbers, default=[], metavar="N,N")
+        hand.add_argument("--json", action="store_true", help="print the response JSON instead")
+        if command is score:
+            command.add_argument(
+                "--explain", action="store_true", help="also list the other readings of the tiles"
+            )
+        rules = command.add_argument_group(
+            "rules (friendly form; each defaults to the profile's, then the service's)"
+        )
+        rules.add_argument(
+            "--rules",
+            dest="version",
+            choices=list(VERSIONS),
+            help=f"the rules version ({next(iter(VERSIONS))})",
+        )
+        rules.add_argument("--payoff", choices=list(SCHEMES), help=f"({next(iter(SCHEMES))})")
+        rules.add_argument("--standard-value", type=int, metavar="N", help="(25)")
+        rules.add_argument("--minimum", type=int, metavar="N", help="(0)")
+        rules.add_argument(
+            "--value",
+            action="append",
+            default=[],
+            type=_value,
+            metavar="ID=POINTS",
+            help="a pattern's value, e.g. 2.1.2=100 (repeatable)",
+        )
+        rules.add_argument(
+            "--exclude",
+            action="append",
+            default=[],
+            metavar="ID",
+            help="a pattern not played, e.g. 10.2 (repeatable)",
+        )
+        rules.add_argument("--chicken", type=int, metavar="N", help="a chicken hand's value (1)")
+        rules.add_argument("--limit", type=int, metavar="N", help="the limit (320)")
+        rules.add_argument("--profile", metavar="NAME", help="a profile of the profiles file")
+        rules.add_argument(
+            "--rules-file",
+            metavar="FILE",
+            help="a JSON rules object (as in a request); the flags above apply on top",
+        )
         command.add_argument(
             "--profiles",
             metavar="FILE",
@@ -111,9 +150,9 @@ def _value(text: str) -> tuple[str, int]:
 
 def _rules(args: argparse.Namespace, stdin: TextIO) -> dict[str, Any]:
     """The friendly form's ``rules``: the --rules file's, then each flag given."""
-    rules: dict[str, Any] = _read(args.rules, stdin) if args.rules else {}
+    rules: dict[str, Any] = _read(args.rules_file, stdin) if args.rules_file else {}
     if not isinstance(rules, dict):
-        raise ValueError(f"{args.rules} holds no JSON object")
+        raise ValueError(f"{args.rules_file} holds no JSON object")
     rules.update(
         {name: getattr(args, name) for name in _RULE_FLAGS if getattr(args, name) is not None}
     )
@@ -135,19 +174,18 @@ def _friendly_request(args: argparse.Namespace, stdin: TextIO) -> dict[str, Any]
         for kind in _MELD_OPTIONS
         for tiles in getattr(args, kind)
     ]  # fmt: skip
-    win: dict[str, Any] = {"by": "discard" if args.discard else "self_draw", "seat": args.seat}
-    if args.discard:
-        win["discarder"] = args.discard
-    for flag in ("last_tile", "kong_replacement", "robbing_kong", "first_turn"):
+    win: dict[str, Any] = {"seat": args.seat}
+    hand: dict[str, Any] = {"tiles": args.source, "melds": melds, "flowers": args.flowers,
+                            "seasons": args.seasons}  # fmt: skip
+    if args.command == "score":
+        win["by"] = "discard" if args.discard else "self_draw"
+        if args.discard:
+            win["discarder"] = args.discard
+        hand["winning_tile"] = args.win or args.source.replace(" ", "")[-2:]
+    for flag in _WIN_FLAGS:
         if getattr(args, flag):
             win[flag] = True
-    winning = args.win or args.source.replace(" ", "")[-2:]
-    return {
-        "hand": {"tiles": args.source, "melds": melds, "winning_tile": winning,
-                 "flowers": args.flowers, "seasons": args.seasons},
-        "win": win,
-        "rules": _rules(args, stdin),
-    }  # fmt: skip
+    return {"hand": hand, "win": win, "rules": _rules(args, stdin)}
 
 
 def _read(source: str, stdin: TextIO) -> Any:
@@ -210,13 +248,42 @@ def _house_rules(applied: dict[str, Any]) -> str:
     return ", ".join(parts)
 
 
+def describe_waits(response: dict[str, Any]) -> str:
+    """A readable list of a waits response: each tile, what self-draw and discard score."""
+    waits = response["waits"]
+    if not waits:
+        return "Waits    none: no tile completes this hand"
+    lines = [f"Waits    {len(waits)} tile{'s' * (len(waits) != 1)}: "
+             + " ".join(w["tile"] for w in waits)]  # fmt: skip
+    for w in waits:
+        ways = "  ".join(
+            f"{name} {w[key]['score'] if w[key] is not None else '-':>3}"
+            for name, key in (("self-draw", "self_draw"), ("discard", "discard"))
+        )
+        lines.append(f"  {w['tile']} {w['glyph']}  {w['remaining']} left  {ways}")
+    return "\n".join(lines)
+
+
 def main(argv: Sequence[str] | None = None, stdin: TextIO = sys.stdin,
          stdout: TextIO = sys.stdout) -> int:  # fmt: skip
+    try:
+        code = _main(argv, stdin, stdout)
+        stdout.flush()
+    except BrokenPipeError:
+        # The reader went away (`| head -1`): end quietly, as Unix tools do (128 + SIGPIPE),
+        # and keep Python's own flush at exit from failing on the closed pipe again.
+        if stdout is sys.stdout:
+            devnull = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(devnull, sys.stdout.fileno())
+        return 141
+    return code
+
+
+def _main(argv: Sequence[str] | None, stdin: TextIO, stdout: TextIO) -> int:
     args = _parser().parse_args(argv)
-    friendly = args.command == "score" and _is_tiles(args.source)
-    operation: Callable[[Any], dict[str, Any]] = (
-        engine.score if args.command == "score" else engine.waits
-    )
+    friendly = _is_tiles(args.source)
+    scoring = args.command == "score"
+    operation: Callable[[Any], dict[str, Any]] = engine.score if scoring else engine.waits
     try:
         profiles.install(args.profiles)
     except profiles.ProfileError as error:
@@ -238,7 +305,7 @@ def main(argv: Sequence[str] | None = None, stdin: TextIO = sys.stdin,
             print(json.dumps(problem.body(), ensure_ascii=False, indent=2), file=stdout)
         return 1
     if friendly and not args.json:
-        print(describe(response), file=stdout)
+        print(describe(response) if scoring else describe_waits(response), file=stdout)
     else:
         print(json.dumps(response, ensure_ascii=False, indent=2), file=stdout)
     return 0

@@ -27,7 +27,6 @@ from __future__ import annotations
 
 import errno
 import io
-import os
 from collections.abc import Callable, Iterable
 from http import HTTPStatus
 from typing import Any, Final
@@ -42,6 +41,7 @@ from gunicorn.http.errors import NoMoreData
 from gunicorn.workers import ggevent
 from gunicorn.workers.ggevent import GeventWorker
 
+from . import metrics, settings
 from .api.headers import request_id
 from .api.routes import PAUSE
 from .problems import Problem
@@ -49,14 +49,11 @@ from .problems import Problem
 StartResponse = Callable[..., Any]
 App = Callable[[dict[str, Any], StartResponse], Iterable[bytes]]
 
-# Seconds a client has to send a request's headers, then its body, and to take each part of an
-# answer; also how long an idle persistent connection is kept.
-CLIENT_TIMEOUT = "ZJ_CLIENT_TIMEOUT"
-# Seconds a request with a body may wait for its turn at the CPU before a 503.
-QUEUE_TIMEOUT = "ZJ_QUEUE_TIMEOUT"
-# Bytes of bodies and answers a worker may hold in memory at once.
-BUFFER_BYTES = "ZJ_BUFFER_BYTES"
-DEFAULTS = {CLIENT_TIMEOUT: 10.0, QUEUE_TIMEOUT: 0.5, BUFFER_BYTES: 8 * 1024 * 1024}
+# The serving settings (service.settings checks them, with every other variable).
+CLIENT_TIMEOUT: Final = settings.CLIENT_TIMEOUT
+QUEUE_TIMEOUT: Final = settings.QUEUE_TIMEOUT
+BUFFER_BYTES: Final = settings.BUFFER_BYTES
+setting = settings.setting
 # A persistent connection is closed after this many requests, as nginx does by default. A
 # connection stays with the worker that accepted it, so without this a client's connections
 # could stay piled on one worker for good (the score rate swung from 44% to 133% of livez's
@@ -64,23 +61,6 @@ DEFAULTS = {CLIENT_TIMEOUT: 10.0, QUEUE_TIMEOUT: 0.5, BUFFER_BYTES: 8 * 1024 * 1
 REQUESTS_PER_CONNECTION: Final = 100
 RETRY_AFTER = "1"  # seconds: a turn is milliseconds, a full queue drains within one
 _STEP = 64 * 1024  # bytes read from a client at a time
-
-
-def setting(name: str) -> float:
-    """A serving setting from the environment, or its default; a bad value stops the server
-    with one line saying what is allowed (gunicorn.conf.py reads them at start)."""
-    text = os.environ.get(name, "").strip()
-    if not text:
-        return DEFAULTS[name]
-    try:
-        value = float(text)
-    except ValueError:
-        value = float("nan")
-    if not 0 < value < float("inf"):
-        raise SystemExit(
-            f"{name}={text!r}: must be a positive number (default {DEFAULTS[name]:.15g})"
-        )
-    return value
 
 
 def problem_answer(
@@ -203,6 +183,7 @@ class _Held(list[bytes]):
 
 
 def _overloaded(environ: dict[str, Any], start_response: StartResponse, why: str) -> list[bytes]:
+    metrics.outside(environ.get("PATH_INFO", ""), environ["REQUEST_METHOD"], 503, "overloaded")
     given = environ.get("HTTP_X_REQUEST_ID", "")
     status, headers, data = problem_answer(_overload_problem(why), given)
     start_response(status, headers)
@@ -326,6 +307,7 @@ class Worker(GeventWorker):  # type: ignore[misc]  # gunicorn is untyped
     def _refuse(self, req: Any, sock: Any, addr: Any, problem: Problem, held: int = 0) -> int:
         self.budget.give(held)
         self.log.warning("%s %s from %s: %s", problem.status, problem.code, addr, problem.detail)
+        metrics.outside(req.path or "", req.method or "", problem.status, problem.code)
         given = next((value for name, value in req.headers if name == "X-REQUEST-ID"), "")
         try:
             sock.sendall(problem_bytes(problem, given))

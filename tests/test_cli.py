@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import io
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 
+from service import __version__
 from service.cli import main
 from service.domain.rulesets import install_profiles
 
@@ -151,7 +153,7 @@ def test_a_rules_file_and_flags_on_top(tmp_path: Path) -> None:
     rules = tmp_path / "rules.json"
     rules.write_text(json.dumps({"values": {"3.1": 30}, "minimum": 5}), encoding="utf-8")
     code, out = run("score", "123m789p23455s", "--pung", "777z", "--win", "4s",
-                    "--rules", str(rules), "--value", "1.1=7", "--json")  # fmt: skip
+                    "--rules-file", str(rules), "--value", "1.1=7", "--json")  # fmt: skip
     assert code == 0
     applied = json.loads(out)["rules"]
     assert applied["values"] == {"1.1": 7, "3.1": 30} and applied["minimum"] == 5
@@ -195,3 +197,85 @@ def test_explain_lists_the_other_readings() -> None:
     assert "Or       22p 22p 33p 44p 55p 66p 77p: 1.3 5, 2.1.2 80, 10.2 30; score 115" in out
     status, out = run("score", "-", "--explain", stdin=json.dumps(EXAMPLE))
     assert status == 0 and json.loads(out)["alternatives"] == []
+
+
+# ---- Waits, the command itself -----------------------------------------------------------------
+
+
+def test_waits_friendly_form() -> None:
+    # 123m 456p 789s 55s + 23s: the 1s and the 4s complete it, All Sequences (1.1, 5) and
+    # Concealed Hand (1.2, 5) either way: 10 (a discard win keeps a hand concealed).
+    code, out = run("waits", "123m456p789s2355s", "--seat", "S")
+    assert code == 0
+    assert out.splitlines() == [
+        "Waits    2 tiles: 1s 4s",
+        "  1s \U0001f010  4 left  self-draw  10  discard  10",
+        "  4s \U0001f013  4 left  self-draw  10  discard  10",
+    ]
+
+
+def test_waits_friendly_form_with_a_meld_and_flags() -> None:
+    code, out = run("waits", "123m456p2355s", "--pung", "777z", "--kong-replacement", "--json")
+    assert code == 1  # a kong replacement needs a kong
+    assert json.loads(out)["code"] == "invalid_context"
+    code, out = run("waits", "123m456p2355s", "--pung", "777z", "--seat", "W", "--json")
+    assert code == 0
+    waits = json.loads(out)["waits"]
+    assert [w["tile"] for w in waits] == ["1s", "4s"]
+    assert waits[0]["self_draw"]["rules"]["version"] == "3.3"
+
+
+def test_waits_friendly_form_rules_version() -> None:
+    code, out = run("waits", "123m456p789s2355s", "--rules", "2.51", "--json")
+    assert code == 0
+    assert json.loads(out)["waits"][0]["discard"]["rules"]["version"] == "2.51"
+
+
+def test_waits_on_nothing() -> None:
+    assert run("waits", "1357m2468p1357s9s") == (0, "Waits    none: no tile completes this hand\n")
+
+
+def test_counts_are_singular_for_one() -> None:
+    code, out = run("score", "123m456p789s3s", "--pung", "777z", "--win", "3s")
+    assert code == 1
+    assert "the hand has 10 tiles and 1 meld, which count as 13 tiles" in out
+    code, out = run("score", "123m456p78s9s", "--pung", "777z", "--pung", "111z", "--win", "9s")
+    assert code == 1
+    assert "the hand has 9 tiles and 2 melds, which count as 15 tiles" in out
+
+
+def test_version_is_the_tool_s() -> None:
+    with pytest.raises(SystemExit) as done:
+        main(["--version"])
+    assert done.value.code == 0
+
+
+def command(*argv: str, **kwargs: object) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "service", *argv],
+        capture_output=True, text=True, check=False, timeout=60, **kwargs,  # type: ignore[call-overload]
+    )  # fmt: skip
+
+
+def test_version_and_help_name_the_command_as_run() -> None:
+    assert command("--version").stdout == f"python -m service {__version__}\n"
+    assert command("--help").stdout.startswith("usage: python -m service ")
+    installed = Path(sys.executable).parent / "zj-score"
+    if installed.exists():  # the console script of an installed package
+        result = subprocess.run([str(installed), "--version"], capture_output=True, text=True,
+                                check=True, timeout=60)  # fmt: skip
+        assert result.stdout == f"zj-score {__version__}\n"
+
+
+def test_a_closed_pipe_ends_quietly() -> None:
+    reader, writer = os.pipe()
+    os.close(reader)  # as `| head -1` does once it has its line
+    try:
+        result = subprocess.run(
+            [sys.executable, "-m", "service", "score", "11123455678999m"],
+            stdout=writer, stderr=subprocess.PIPE, text=True, check=False, timeout=60,
+        )  # fmt: skip
+    finally:
+        os.close(writer)
+    assert result.stderr == ""
+    assert result.returncode == 141

@@ -73,7 +73,7 @@ def test_manifest_kinds() -> None:
     ]
 
 
-def test_deployment_runs_the_image_safely() -> None:
+def test_deployment_runs_the_image_safely(monkeypatch: pytest.MonkeyPatch) -> None:
     deployment = by_kind("Deployment")
     spec = deployment["spec"]
     pod = spec["template"]["spec"]
@@ -99,7 +99,7 @@ def test_deployment_runs_the_image_safely() -> None:
     assert security["allowPrivilegeEscalation"] is False
     assert security["capabilities"]["drop"] == ["ALL"]
     # SIGKILL must not come before gunicorn's graceful shutdown can finish.
-    graceful = runpy.run_path(str(GUNICORN_CONF))["graceful_timeout"]
+    graceful = load_gunicorn_conf(monkeypatch)["graceful_timeout"]
     assert pod["terminationGracePeriodSeconds"] > graceful
 
 
@@ -191,7 +191,8 @@ def test_runs_as_a_numeric_non_root_user() -> None:
 def test_exec_form_cmd_runs_gunicorn_with_the_config() -> None:
     (cmd,) = instructions("CMD")
     argv = json.loads(cmd)
-    assert argv == ["gunicorn", "--config", "/app/gunicorn.conf.py", "service:create_app()"]
+    # zj-serve checks the settings, then execs gunicorn with these arguments.
+    assert argv == ["zj-serve", "--config", "/app/gunicorn.conf.py", "service:create_app()"]
     copies = " ".join(instructions("COPY"))
     assert "gunicorn.conf.py /app/gunicorn.conf.py" in copies
 
@@ -209,6 +210,12 @@ def test_exposes_8000_and_sets_the_environment() -> None:
     env = " ".join(instructions("ENV"))
     for setting in ("PORT=8000", "PYTHONDONTWRITEBYTECODE=1", "PYTHONUNBUFFERED=1"):
         assert setting in env
+
+
+def test_the_image_version_is_the_package_s() -> None:
+    import service
+
+    assert f"VERSION={service.__version__}" in instructions("ARG")
 
 
 def test_oci_labels() -> None:
@@ -232,8 +239,10 @@ def test_dependencies_come_from_the_hashed_lock() -> None:
 
 
 def load_gunicorn_conf(monkeypatch: pytest.MonkeyPatch, **env: str) -> dict[str, Any]:
-    for name in ("PORT", "WEB_CONCURRENCY", "GUNICORN_TIMEOUT"):
+    for name in ("PORT", "WEB_CONCURRENCY", "GUNICORN_TIMEOUT", "ZJ_METRICS"):
         monkeypatch.delenv(name, raising=False)
+    # Loading the config sets this for the app it preloads: undone after the test.
+    monkeypatch.setenv("PROMETHEUS_MULTIPROC_DIR", "")
     for name, value in env.items():
         monkeypatch.setenv(name, value)
     return runpy.run_path(str(GUNICORN_CONF))

@@ -7,6 +7,7 @@ payments summing to zero).
 
 from __future__ import annotations
 
+import importlib.metadata
 import tomllib
 from collections.abc import Iterator
 from pathlib import Path
@@ -19,6 +20,7 @@ from openapi_spec_validator import validate
 from referencing import Registry
 from referencing.jsonschema import DRAFT202012
 
+import service
 from service import catalogue
 from service.domain.errors import InvalidContext, InvalidHand, NotAWinningHand
 from service.domain.scoring import BelowMinimum
@@ -138,8 +140,25 @@ def test_info_matches_the_package() -> None:
     with (ROOT / "pyproject.toml").open("rb") as stream:
         project = tomllib.load(stream)["project"]
     assert SPEC["info"]["title"] == "Zung Jung Scoring Service"
-    assert SPEC["info"]["version"] == project["version"]
+    # The version is written once, in service/__init__.py; pyproject reads it from there.
+    assert project["dynamic"] == ["version"] and "version" not in project
+    with (ROOT / "pyproject.toml").open("rb") as stream:
+        dynamic = tomllib.load(stream)["tool"]["setuptools"]["dynamic"]
+    assert dynamic["version"] == {"attr": "service.__version__"}
+    assert SPEC["info"]["version"] == service.__version__
+    assert SPEC["components"]["examples"]["RulesCatalogue"]["value"]["service_version"] == (
+        service.__version__
+    )
     assert SPEC["info"]["license"]["identifier"] == "MIT"
+
+
+def test_the_installed_distribution_has_the_same_version() -> None:
+    assert importlib.metadata.version("zj-service") == service.__version__
+
+
+def test_servers_include_the_serving_host() -> None:
+    assert SPEC["servers"][0]["url"] == "/"
+    assert all(server["description"] for server in SPEC["servers"])
 
 
 def test_documents_every_endpoint() -> None:
@@ -152,6 +171,8 @@ def test_documents_every_endpoint() -> None:
         "GET /livez",
         "GET /readyz",
         "GET /openapi.yaml",
+        "GET /docs",
+        "GET /metrics",
     }
 
 
@@ -284,8 +305,21 @@ def test_every_operation_has_a_200_example() -> None:
             assert media.get("examples"), name
 
 
+def test_the_limit_rule_can_fail() -> None:
+    rule = validator("/components/schemas/LimitConsistency")
+    counted = {"id": "1.1", "name": "All Sequences", "chinese": "平和", "value": 5,
+               "count": 1, "points": 5, "reason": "all chows"}  # fmt: skip
+    assert rule.is_valid({"limit": "single_pattern", "patterns": [counted],
+                          "not_counted": [counted]})  # fmt: skip
+    assert not rule.is_valid({"limit": "single_pattern", "patterns": [counted, counted],
+                              "not_counted": []})  # fmt: skip
+    assert rule.is_valid({"limit": "capped", "patterns": [counted], "not_counted": []})
+    assert not rule.is_valid({"limit": "none", "patterns": [counted], "not_counted": [counted]})
+
+
 @pytest.mark.parametrize(("where", "breakdown"), by_name(score_breakdowns()))
 def test_example_scores_add_up(where: str, breakdown: dict[str, Any]) -> None:
+    validator("/components/schemas/LimitConsistency").validate(breakdown)
     patterns = breakdown["patterns"] + breakdown.get("not_counted", [])  # a reading has none
     for pattern in patterns:
         assert pattern["points"] == pattern["value"] * pattern["count"], pattern["id"]

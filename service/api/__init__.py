@@ -2,37 +2,32 @@
 
 from __future__ import annotations
 
-import os
 from collections.abc import Mapping
 from typing import Any
 
 from flask import Flask
 
-from .. import profiles
-from ..request import MAX_BODY
-from . import errors, headers, routes
+from .. import metrics, profiles, settings
+from . import docs, errors, headers, routes
 from .json import OrjsonProvider
 
-DEFAULTS = {
-    # Large enough for a full batch of 1000 verbose requests, small enough to bound memory.
-    "MAX_CONTENT_LENGTH": MAX_BODY,
+# Flask config key -> the environment variable that sets it (service.settings checks it).
+FROM_ENVIRONMENT = {
+    # The largest request body: a full batch of 1000 verbose requests fits the default.
+    "MAX_CONTENT_LENGTH": settings.MAX_CONTENT_LENGTH,
     # Comma-separated browser origins allowed by CORS; "*" allows any (no credentials).
-    "CORS_ORIGINS": "*",
+    "CORS_ORIGINS": settings.CORS_ORIGINS,
     # A JSON file of house-rule profiles (service/profiles.py); none if empty.
-    "PROFILES": "",
+    "PROFILES": settings.PROFILES,
+    # GET /metrics and the counting behind it (service/metrics.py).
+    "METRICS": settings.METRICS,
 }
 
 
 def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     app = Flask(__name__)
     app.json = OrjsonProvider(app)
-    app.config.update(DEFAULTS)
-    if "ZJ_CORS_ORIGINS" in os.environ:
-        app.config["CORS_ORIGINS"] = os.environ["ZJ_CORS_ORIGINS"]
-    if "ZJ_MAX_CONTENT_LENGTH" in os.environ:
-        app.config["MAX_CONTENT_LENGTH"] = int(os.environ["ZJ_MAX_CONTENT_LENGTH"])
-    if "ZJ_PROFILES" in os.environ:
-        app.config["PROFILES"] = os.environ["ZJ_PROFILES"]
+    app.config.update({key: settings.setting(name) for key, name in FROM_ENVIRONMENT.items()})
     if config:
         app.config.update(config)
     # The house-rule profiles of the process (raises ProfileError for a bad file).
@@ -40,4 +35,9 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     headers.init_app(app)
     errors.init_app(app)
     app.register_blueprint(routes.bp)
+    docs.init_app(app)
+    if app.config["METRICS"]:
+        counted = metrics.enable()
+        app.add_url_rule("/metrics", "metrics", routes.metrics_view)
+        app.wsgi_app = metrics.Counted(app.wsgi_app, counted)  # type: ignore[method-assign]
     return app

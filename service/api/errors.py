@@ -8,6 +8,7 @@ import orjson
 from flask import Flask, Response, g
 from werkzeug.exceptions import HTTPException
 
+from .. import metrics
 from ..problems import Problem
 
 log = logging.getLogger(__name__)
@@ -28,6 +29,7 @@ _HTTP_DETAILS = {
 
 
 def problem_response(problem: Problem) -> Response:
+    metrics.problem(problem.code)
     body = problem.body()
     if "request_id" in g:
         body["request_id"] = g.request_id

@@ -12,7 +12,7 @@ import orjson
 from flask import Blueprint, Response, current_app, g, request
 from werkzeug.exceptions import RequestEntityTooLarge
 
-from .. import catalogue, engine
+from .. import catalogue, engine, metrics
 from ..problems import Problem
 
 log = logging.getLogger(__name__)
@@ -73,12 +73,16 @@ def _no_query(*allowed: str) -> None:
 
 @bp.post("/v1/score")
 def score() -> dict[str, Any]:
-    return engine.score(_body())
+    answer = engine.score(_body())
+    metrics.scored("score")
+    return answer
 
 
 @bp.post("/v1/waits")
 def waits() -> dict[str, Any]:
-    return engine.waits(_body())
+    answer = engine.waits(_body())
+    metrics.scored("waits")
+    return answer
 
 
 # WSGI environ key of a server's pause: a function that lets the server answer others in the
@@ -89,7 +93,10 @@ PAUSE = "zj.pause"
 @bp.post("/v1/score/batch")
 def batch() -> dict[str, Any]:
     pause = request.environ.get(PAUSE)
-    return engine.batch(_body(), None if pause is None else _Pacer(pause))
+    answer = engine.batch(_body(), None if pause is None else _Pacer(pause))
+    if metrics.current() is not None:
+        metrics.scored("batch", sum(1 for result in answer["results"] if result["status"] == 200))
+    return answer
 
 
 class _Pacer:
@@ -116,7 +123,7 @@ def patterns() -> dict[str, Any]:
 @bp.get("/v1/rules")
 def rules() -> dict[str, Any]:
     _no_query()
-    return catalogue.rules()
+    return catalogue.rules(body_bytes=current_app.config["MAX_CONTENT_LENGTH"])
 
 
 @bp.get("/livez")
@@ -138,3 +145,11 @@ def readyz() -> dict[str, str]:
 def openapi() -> Response:
     text = resources.files("service").joinpath("openapi.yaml").read_bytes()
     return Response(text, mimetype="application/yaml")
+
+
+def metrics_view() -> Response:
+    """GET /metrics (registered by create_app when metrics are on)."""
+    counted = metrics.current()
+    assert counted is not None  # registered only once enabled
+    text, content_type = counted.exposition()
+    return Response(text, content_type=content_type)

@@ -239,7 +239,8 @@ def _count_fault(hand: Hand, held: int, size: int) -> str:
     missing from ``tiles``, the likeliest cause (API.md's own example leaves it out)."""
     melds = len(hand.melds)
     counted = (
-        f"the hand has {len(hand.tiles)} tiles and {melds} meld{'' if melds == 1 else 's'},"
+        f"the hand has {len(hand.tiles)} tile{'' if len(hand.tiles) == 1 else 's'} and {melds}"
+        f" meld{'' if melds == 1 else 's'},"
         f" which count as {held} tiles"
     )
     if size != 14 or held != 13:

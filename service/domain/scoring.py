@@ -148,9 +148,11 @@ def readings(situation: Situation) -> list[Arrangement]:
         found = [reading for reading in found if reading.form in wins]
     if not found:
         ways = [way for form, way in WAYS.items() if form in wins]
+        melds = len(situation.melds)
         raise NotAWinningHand.at(
             "hand.tiles",
-            f"{t.compact(hand.tiles)} with {len(situation.melds)} melds forms no winning hand: "
+            f"{t.compact(hand.tiles)} with {melds} meld{'' if melds == 1 else 's'} forms no"
+            " winning hand: "
             + (f"{', '.join(ways[:-1])} or {ways[-1]}" if len(ways) > 1 else ways[0]),
         )
     return found

@@ -12,6 +12,7 @@ from flask.testing import FlaskClient
 from openapi_core import Config, OpenAPI
 from openapi_core.contrib.werkzeug import WerkzeugOpenAPIRequest, WerkzeugOpenAPIResponse
 from openapi_core.templating.paths.exceptions import OperationNotFound, PathNotFound
+from openapi_schema_validator import OAS31Validator
 from werkzeug.wrappers import Request
 
 SPEC_PATH = Path(__file__).resolve().parents[2] / "openapi.yaml"
@@ -22,9 +23,34 @@ CONTRACT = OpenAPI.from_file_path(
         extra_media_type_deserializers={
             "application/problem+json": json.loads,
             "application/yaml": yaml.safe_load,
+            "text/html": lambda data: data.decode() if isinstance(data, bytes) else data,
+            "text/plain": lambda data: data.decode() if isinstance(data, bytes) else data,
         }
     ),
 )
+
+
+with SPEC_PATH.open(encoding="utf-8") as _stream:
+    # The rule the score schemas leave out so that code generators read them as plain
+    # objects (openapi.yaml, LimitConsistency): every score and breakdown answered keeps it.
+    LIMIT_RULE = OAS31Validator(
+        yaml.safe_load(_stream)["components"]["schemas"]["LimitConsistency"]
+    )
+
+
+def check_limit_rule(node: Any) -> int:
+    """Every score response or breakdown within ``node`` keeps LimitConsistency; how many."""
+    checked = 0
+    if isinstance(node, dict):
+        if {"patterns", "not_counted", "limit", "score"} <= node.keys():
+            LIMIT_RULE.validate(node)
+            checked += 1
+        for value in node.values():
+            checked += check_limit_rule(value)
+    elif isinstance(node, list):
+        for value in node:
+            checked += check_limit_rule(value)
+    return checked
 
 
 class ContractClient(FlaskClient):
@@ -42,4 +68,6 @@ class ContractClient(FlaskClient):
             # Unknown paths and methods (and CORS preflights) have no operation; their
             # answers are checked by the tests that make them.
             assert response.status_code in (404, 405) or response.request.method == "OPTIONS"
+        if response.is_json:
+            check_limit_rule(response.get_json())
         return response
