@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from . import __version__, engine, profiles
+from .domain import tiles as t
 from .domain.payments import SCHEMES
 from .domain.rulesets import DEFAULT
 from .domain.versions import VERSIONS
@@ -196,7 +197,9 @@ def _read(source: str, stdin: TextIO) -> Any:
 
 
 def _is_tiles(source: str) -> bool:
-    return source != "-" and source[:1].isdigit()
+    """Tiles in mpsz ("123m...") or as glyphs ("🀇🀈🀉..."), rather than a file name."""
+    first = source[:1]
+    return first.isdigit() or (first != "" and t.FIRST_GLYPH <= ord(first) <= t.LAST_GLYPH)
 
 
 def describe(response: dict[str, Any]) -> str:

@@ -62,6 +62,14 @@ def test_friendly_form() -> None:
     assert "E +30  S -10  W -10  N -10" in out
 
 
+def test_friendly_form_in_glyphs() -> None:
+    mpsz = run("score", "123m456p2355s4s", "--win", "4s", "--pung", "777z")
+    # 123m 456p 2355s 4s and a pung of Red, written as glyphs (mixed for the pung).
+    glyphs = run("score", "🀇🀈🀉🀜🀝🀞🀑🀒🀔🀔🀓", "--win", "🀓", "--pung", "🀄🀄7z")
+    assert glyphs == mpsz
+    assert mpsz[0] == 0
+
+
 def test_friendly_form_with_melds_and_discard() -> None:
     code, out = run(
         "score", "123m789p23455s", "--pung", "777z", "--win", "4s", "--seat", "S",

@@ -1,0 +1,120 @@
+"""The README's and docs/EXAMPLES.md's curl examples answer what those pages print.
+
+Each ``curl`` block sending a request is sent to the app, and the JSON block after it must
+match the answer: ``"...": "..."`` stands for the keys left out, a ``"..."`` string for list
+items left out (``"... 46 more"`` too), ``...`` within a string for the text left out, and
+``"request_id"`` differs from run to run.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import shlex
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from flask import Flask
+
+from service import create_app
+from service.domain.rulesets import install_profiles
+
+from .test_house_rules import README_CLUB
+
+ROOT = Path(__file__).resolve().parents[1]
+PAGES = ("README.md", "docs/EXAMPLES.md")
+_BLOCK = re.compile(r"```sh\n(curl [^`]*?)```\n```json\n(.*?)```", re.S)
+
+
+def examples() -> Iterator[Any]:
+    for page in PAGES:
+        text = (ROOT / page).read_text(encoding="utf-8")
+        for number, (command, shown) in enumerate(_BLOCK.findall(text)):
+            if "\ncurl" in command.strip():
+                continue  # several commands, one answer each: not an example of one
+            yield pytest.param(command, shown, id=f"{page}-{number}")
+
+
+def _request(command: str) -> tuple[str, str, dict[str, str], bytes | None]:
+    words = shlex.split(command.replace("\\\n", " "))
+    method, url, headers, body = "GET", "", {}, None
+    index = 1
+    while index < len(words):
+        word = words[index]
+        if word == "-H":
+            name, _, value = words[index + 1].partition(":")
+            headers[name.strip()] = value.strip()
+            index += 2
+        elif word == "-d":
+            method, body = "POST", words[index + 1].encode()
+            index += 2
+        elif word.startswith("-"):
+            index += 1
+        else:
+            url = word
+            index += 1
+    return method, url.split("localhost:8000", 1)[1], headers, body
+
+
+def matches(shown: Any, got: Any) -> bool:
+    """Whether the answer ``got`` is what the page ``shown`` (with its elisions)."""
+    if isinstance(shown, dict):
+        if not isinstance(got, dict):
+            return False
+        keys = [key for key in shown if key != "..."]
+        if "..." not in shown and set(keys) != set(got):
+            return False
+        return all(key in got and matches(shown[key], got[key]) for key in keys)
+    if isinstance(shown, list):
+        if not isinstance(got, list):
+            return False
+        if any(map(_elided, shown)):
+            kept = [item for item in shown if not _elided(item)]
+            return all(any(matches(item, other) for other in got) for item in kept)
+        return len(shown) == len(got) and all(map(matches, shown, got))
+    if isinstance(shown, str) and "..." in shown and isinstance(got, str):
+        pieces = (re.escape(piece) for piece in shown.split("..."))
+        return re.fullmatch(".*".join(pieces), got, re.S) is not None
+    return bool(shown == got)
+
+
+def _elided(item: Any) -> bool:
+    return isinstance(item, str) and item.startswith("...")
+
+
+def test_matching_allows_only_what_is_elided() -> None:
+    assert matches({"a": 1, "...": "..."}, {"a": 1, "b": 2})
+    assert not matches({"a": 1}, {"a": 1, "b": 2})
+    assert not matches({"a": 1, "...": "..."}, {"a": 2, "b": 2})
+    assert matches(["x", "... 2 more"], ["y", "x", "z"])
+    assert not matches(["x", "y"], ["x", "z"])
+    assert matches("one: ...; two", "one: a long text; two")
+    assert not matches("one: ...; two", "one: a long text; three")
+
+
+@pytest.fixture(scope="module")
+def served() -> Iterator[Flask]:
+    app = create_app({"TESTING": True})
+    try:
+        yield app
+    finally:
+        install_profiles({})
+
+
+@pytest.mark.parametrize(("command", "shown"), list(examples()))
+def test_the_example_answers_what_the_page_shows(served: Flask, command: str, shown: str) -> None:
+    method, path, headers, body = _request(command)
+    # The pages' house-rule examples were run with the README's profiles, the others without.
+    install_profiles(README_CLUB if "profile" in command else {})
+    answer = served.test_client().open(path, method=method, headers=headers, data=body)
+    got = answer.get_json()
+    expected = json.loads(shown)
+    if isinstance(expected, dict) and "request_id" in expected and "request_id" in got:
+        got["request_id"] = expected["request_id"]
+    assert matches(expected, got), json.dumps(got, ensure_ascii=False)[:2000]
+
+
+def test_the_pages_have_examples() -> None:
+    assert len(list(examples())) >= 10
