@@ -43,7 +43,7 @@ from gunicorn.workers.ggevent import GeventWorker
 
 from . import metrics, settings
 from .api.headers import request_id
-from .api.routes import PAUSE
+from .api.lane import PAUSE
 from .problems import Problem
 
 StartResponse = Callable[..., Any]

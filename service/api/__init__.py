@@ -8,7 +8,7 @@ from typing import Any
 from flask import Flask
 
 from .. import metrics, profiles, settings
-from . import docs, errors, headers, routes
+from . import docs, errors, headers, lane, routes
 from .json import OrjsonProvider
 
 # Flask config key -> the environment variable that sets it (service.settings checks it).
@@ -32,12 +32,15 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
         app.config.update(config)
     # The house-rule profiles of the process (raises ProfileError for a bad file).
     profiles.install(app.config["PROFILES"])
-    headers.init_app(app)
     errors.init_app(app)
     app.register_blueprint(routes.bp)
     docs.init_app(app)
+    app.wsgi_app = lane.Lane(app.wsgi_app, app.config["MAX_CONTENT_LENGTH"])  # type: ignore[method-assign]
     if app.config["METRICS"]:
         counted = metrics.enable()
         app.add_url_rule("/metrics", "metrics", routes.metrics_view)
         app.wsgi_app = metrics.Counted(app.wsgi_app, counted)  # type: ignore[method-assign]
+    # Outermost, so that every answer carries them, the metrics' too.
+    envelope = headers.Envelope(app.wsgi_app, app.config["CORS_ORIGINS"])
+    app.wsgi_app = envelope  # type: ignore[method-assign]
     return app

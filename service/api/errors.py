@@ -3,13 +3,15 @@
 from __future__ import annotations
 
 import logging
+from typing import Any
 
 import orjson
-from flask import Flask, Response, g
+from flask import Flask, Response, request
 from werkzeug.exceptions import HTTPException
 
 from .. import metrics
 from ..problems import Problem
+from .headers import REQUEST_ID
 
 log = logging.getLogger(__name__)
 
@@ -28,12 +30,22 @@ _HTTP_DETAILS = {
 }
 
 
-def problem_response(problem: Problem) -> Response:
+# The answer to a bug: no detail, the request id finds it in the log.
+UNEXPECTED = Problem("internal_error", "the service failed; the request id identifies it")
+
+
+def problem_bytes(problem: Problem, environ: dict[str, Any]) -> bytes:
+    """The problem document answering a request (counted in the metrics), with its id."""
     metrics.problem(problem.code)
     body = problem.body()
-    if "request_id" in g:
-        body["request_id"] = g.request_id
-    return Response(orjson.dumps(body), problem.status, mimetype="application/problem+json")
+    if REQUEST_ID in environ:
+        body["request_id"] = environ[REQUEST_ID]
+    return orjson.dumps(body)
+
+
+def problem_response(problem: Problem) -> Response:
+    data = problem_bytes(problem, request.environ)
+    return Response(data, problem.status, mimetype="application/problem+json")
 
 
 def init_app(app: Flask) -> None:
@@ -58,7 +70,7 @@ def init_app(app: Flask) -> None:
 
     @app.errorhandler(Exception)
     def unexpected(error: Exception) -> Response:
-        log.exception("unexpected error, request %s", g.get("request_id"), exc_info=error)
-        return problem_response(
-            Problem("internal_error", "the service failed; the request id identifies it")
+        log.exception(
+            "unexpected error, request %s", request.environ.get(REQUEST_ID), exc_info=error
         )
+        return problem_response(UNEXPECTED)

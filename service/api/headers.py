@@ -1,13 +1,28 @@
-"""Headers every response carries: the request id, nosniff, and CORS for browser apps."""
+"""Headers every response carries: the request id, nosniff, no-store, and CORS for browser apps.
+
+A WSGI middleware around the whole app rather than Flask hooks: every answer gets them, the
+scoring lane's (lane.py) as Flask's, and plain header tuples cost less than Werkzeug's checked
+ones (measured with the lane: see docs/PERFORMANCE.md).
+"""
 
 from __future__ import annotations
 
 import os
 import re
+from collections.abc import Callable, Iterable
+from typing import Any
 
-from flask import Flask, Response, g, request
+StartResponse = Callable[..., Any]
+App = Callable[[dict[str, Any], StartResponse], Iterable[bytes]]
 
+# The WSGI environ key of the request's id, set here for the app (problem bodies, logs).
+REQUEST_ID = "zj.request_id"
 _CLIENT_ID = re.compile(r"[A-Za-z0-9._:/+=@-]{1,128}")
+_PREFLIGHT = [
+    ("Access-Control-Allow-Methods", "GET, POST"),
+    ("Access-Control-Allow-Headers", "Content-Type, X-Request-ID"),
+    ("Access-Control-Max-Age", "600"),
+]
 
 
 def request_id(given: str) -> str:
@@ -15,26 +30,35 @@ def request_id(given: str) -> str:
     return given if _CLIENT_ID.fullmatch(given) else os.urandom(16).hex()
 
 
-def init_app(app: Flask) -> None:
-    allowed = {origin.strip() for origin in app.config["CORS_ORIGINS"].split(",") if origin}
+class Envelope:
+    """WSGI middleware: the request's id in the environ, the common headers on its answer."""
 
-    @app.before_request
-    def assign_request_id() -> None:
-        g.request_id = request_id(request.headers.get("X-Request-ID", ""))
+    def __init__(self, app: App, cors_origins: str) -> None:
+        self.app = app
+        self.allowed = {origin.strip() for origin in cors_origins.split(",") if origin.strip()}
 
-    @app.after_request
-    def add_headers(response: Response) -> Response:
-        response.headers["X-Request-ID"] = g.get("request_id") or os.urandom(16).hex()
-        response.headers["X-Content-Type-Options"] = "nosniff"
-        response.headers["Cache-Control"] = "no-store"
-        origin = request.headers.get("Origin")
+    def __call__(self, environ: dict[str, Any], start_response: StartResponse) -> Iterable[bytes]:
+        given = request_id(environ.get("HTTP_X_REQUEST_ID", ""))
+        environ[REQUEST_ID] = given
+        added = [
+            ("X-Request-ID", given),
+            ("X-Content-Type-Options", "nosniff"),
+            ("Cache-Control", "no-store"),
+        ]
+        origin = environ.get("HTTP_ORIGIN")
+        allowed = self.allowed
         if origin and ("*" in allowed or origin in allowed):
-            response.headers["Access-Control-Allow-Origin"] = "*" if "*" in allowed else origin
-            response.headers["Access-Control-Expose-Headers"] = "X-Request-ID"
+            added.append(("Access-Control-Allow-Origin", "*" if "*" in allowed else origin))
+            added.append(("Access-Control-Expose-Headers", "X-Request-ID"))
             if "*" not in allowed:
-                response.headers["Vary"] = "Origin"
-            if request.method == "OPTIONS":
-                response.headers["Access-Control-Allow-Methods"] = "GET, POST"
-                response.headers["Access-Control-Allow-Headers"] = "Content-Type, X-Request-ID"
-                response.headers["Access-Control-Max-Age"] = "600"
-        return response
+                added.append(("Vary", "Origin"))
+            if environ.get("REQUEST_METHOD") == "OPTIONS":
+                added.extend(_PREFLIGHT)
+
+        def with_headers(status: str, headers: list[tuple[str, str]], exc_info: Any = None) -> Any:
+            # Ours replace the app's (a static file's Cache-Control, say).
+            ours = {name.lower() for name, _ in added}
+            kept = [header for header in headers if header[0].lower() not in ours]
+            return start_response(status, kept + added, exc_info)
+
+        return self.app(environ, with_headers)

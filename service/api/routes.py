@@ -3,17 +3,16 @@
 from __future__ import annotations
 
 import logging
-import time
-from collections.abc import Callable
 from importlib import resources
 from typing import Any
 
-import orjson
-from flask import Blueprint, Response, current_app, g, request
+from flask import Blueprint, Response, current_app, request
 from werkzeug.exceptions import RequestEntityTooLarge
 
 from .. import catalogue, engine, metrics
 from ..problems import Problem
+from . import lane
+from .headers import REQUEST_ID
 
 log = logging.getLogger(__name__)
 
@@ -29,18 +28,12 @@ READY_HAND = {
 
 def _body() -> Any:
     """The JSON body of a POST, or the right problem (415, 413, 400)."""
-    environ = request.environ
-    # The exact header nearly every client sends skips Werkzeug's header parsing.
-    exact = environ.get("CONTENT_TYPE") == "application/json"
-    if not exact and request.mimetype != "application/json":
+    if request.mimetype != "application/json":
         raise Problem(
             "unsupported_media_type",
             f"send JSON with Content-Type: application/json (got {request.mimetype or 'none'})",
         )
-    try:
-        return orjson.loads(_read(environ))
-    except orjson.JSONDecodeError as error:
-        raise Problem("malformed_json", f"the body is not valid JSON: {error}") from None
+    return lane.parse(_read(request.environ))
 
 
 def _read(environ: dict[str, Any]) -> bytes:
@@ -71,47 +64,13 @@ def _no_query(*allowed: str) -> None:
             raise Problem.at("invalid_request", name, "unknown query parameter: remove it")
 
 
+# The scoring endpoints' usual requests take the lane (lane.py) and never reach these; the
+# others (another media type, a chunked body, ...) are read here, then answered alike.
 @bp.post("/v1/score")
-def score() -> dict[str, Any]:
-    answer = engine.score(_body())
-    metrics.scored("score")
-    return answer
-
-
 @bp.post("/v1/waits")
-def waits() -> dict[str, Any]:
-    answer = engine.waits(_body())
-    metrics.scored("waits")
-    return answer
-
-
-# WSGI environ key of a server's pause: a function that lets the server answer others in the
-# middle of a long computation (service.worker sets it; other servers need none).
-PAUSE = "zj.pause"
-
-
 @bp.post("/v1/score/batch")
-def batch() -> dict[str, Any]:
-    pause = request.environ.get(PAUSE)
-    answer = engine.batch(_body(), None if pause is None else _Pacer(pause))
-    if metrics.current() is not None:
-        metrics.scored("batch", sum(1 for result in answer["results"] if result["status"] == 200))
-    return answer
-
-
-class _Pacer:
-    """Calls the server's pause every few milliseconds of a long batch, not on every item."""
-
-    EVERY = 0.002  # seconds: a probe waits about this long for a batch
-
-    def __init__(self, pause: Callable[[], object]) -> None:
-        self.pause = pause
-        self.due = time.perf_counter() + self.EVERY
-
-    def __call__(self) -> None:
-        if time.perf_counter() >= self.due:
-            self.pause()
-            self.due = time.perf_counter() + self.EVERY
+def scoring() -> dict[str, Any]:
+    return lane.OPERATIONS[request.path](_body(), request.environ)
 
 
 @bp.get("/v1/patterns")
@@ -136,7 +95,7 @@ def readyz() -> dict[str, str]:
     try:
         engine.score(READY_HAND)
     except Exception:  # any failure means not ready
-        log.exception("readiness check failed, request %s", g.get("request_id"))
+        log.exception("readiness check failed, request %s", request.environ.get(REQUEST_ID))
         raise Problem("not_ready", "scoring a fixed hand failed; see the log") from None
     return {"status": "ready"}
 

@@ -1,0 +1,130 @@
+"""The scoring endpoints' lane: their usual requests answered without Flask's request machinery.
+
+``POST /v1/score``, ``/v1/waits`` and ``/v1/score/batch`` sent as ``application/json`` with a
+Content-Length within the limit (what clients send) are answered here, by the same operations
+the Flask routes call (``OPERATIONS``) and with the same problems (errors.py); every other
+request, these endpoints' unusual ones included (another media type, a chunked or over-limit
+body, another method), goes on to Flask. Flask's per-request work (contexts, routing, signals,
+its Response) cost three times the scoring itself: with the lane, ``POST /v1/score`` serves
+~1.5x the requests per second (docs/PERFORMANCE.md).
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections.abc import Callable, Iterable
+from http import HTTPStatus
+from typing import Any, Final
+
+import orjson
+
+from .. import engine, metrics
+from ..problems import Problem
+from . import errors
+from .headers import REQUEST_ID
+
+StartResponse = Callable[..., Any]
+App = Callable[[dict[str, Any], StartResponse], Iterable[bytes]]
+
+log = logging.getLogger(__name__)
+
+# WSGI environ key of a server's pause: a function that lets the server answer others in the
+# middle of a long computation (service.worker sets it; other servers need none).
+PAUSE: Final = "zj.pause"
+
+
+def parse(data: bytes) -> Any:
+    """A request body as JSON, or a ``malformed_json`` problem."""
+    try:
+        return orjson.loads(data)
+    except orjson.JSONDecodeError as error:
+        raise Problem("malformed_json", f"the body is not valid JSON: {error}") from None
+
+
+def score(payload: Any, environ: dict[str, Any]) -> dict[str, Any]:
+    answer = engine.score(payload)
+    metrics.scored("score")
+    return answer
+
+
+def waits(payload: Any, environ: dict[str, Any]) -> dict[str, Any]:
+    answer = engine.waits(payload)
+    metrics.scored("waits")
+    return answer
+
+
+def batch(payload: Any, environ: dict[str, Any]) -> dict[str, Any]:
+    pause = environ.get(PAUSE)
+    answer = engine.batch(payload, None if pause is None else _Pacer(pause))
+    if metrics.current() is not None:
+        metrics.scored("batch", sum(1 for result in answer["results"] if result["status"] == 200))
+    return answer
+
+
+OPERATIONS: Final[dict[str, Callable[[Any, dict[str, Any]], dict[str, Any]]]] = {
+    "/v1/score": score,
+    "/v1/waits": waits,
+    "/v1/score/batch": batch,
+}
+
+
+class _Pacer:
+    """Calls the server's pause every few milliseconds of a long batch, not on every item."""
+
+    EVERY = 0.002  # seconds: a probe waits about this long for a batch
+
+    def __init__(self, pause: Callable[[], object]) -> None:
+        self.pause = pause
+        self.due = time.perf_counter() + self.EVERY
+
+    def __call__(self) -> None:
+        if time.perf_counter() >= self.due:
+            self.pause()
+            self.due = time.perf_counter() + self.EVERY
+
+
+class Lane:
+    """WSGI middleware in front of Flask: the scoring endpoints' usual requests (above)."""
+
+    def __init__(self, app: App, limit: int) -> None:
+        self.app = app
+        self.limit = limit
+
+    def __call__(self, environ: dict[str, Any], start_response: StartResponse) -> Iterable[bytes]:
+        operation = OPERATIONS.get(environ.get("PATH_INFO", ""))
+        declared: str = environ.get("CONTENT_LENGTH") or ""
+        if (
+            operation is None
+            or environ.get("REQUEST_METHOD") != "POST"
+            or environ.get("CONTENT_TYPE") != "application/json"
+            or not declared.isdigit()
+            or int(declared) > self.limit
+        ):
+            return self.app(environ, start_response)
+        size = int(declared)
+        try:
+            data: bytes = environ["wsgi.input"].read(size)
+            if len(data) < size:
+                raise Problem("bad_request", "the body ended before its declared Content-Length")
+            answer = orjson.dumps(operation(parse(data), environ))
+        except Problem as problem:
+            return _answer(start_response, problem, environ)
+        except Exception:  # a bug: answered as Flask's handler answers it
+            log.exception("unexpected error, request %s", environ.get(REQUEST_ID))
+            return _answer(start_response, errors.UNEXPECTED, environ)
+        start_response(
+            "200 OK", [("Content-Type", "application/json"), ("Content-Length", str(len(answer)))]
+        )
+        return [answer]
+
+
+def _answer(
+    start_response: StartResponse, problem: Problem, environ: dict[str, Any]
+) -> list[bytes]:
+    data = errors.problem_bytes(problem, environ)
+    start_response(
+        f"{problem.status} {HTTPStatus(problem.status).phrase}",
+        [("Content-Type", "application/problem+json"), ("Content-Length", str(len(data)))],
+    )
+    return [data]
