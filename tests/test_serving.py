@@ -11,6 +11,7 @@ import os
 import socket
 import subprocess
 import sys
+from collections.abc import Callable
 from typing import Any
 
 import orjson
@@ -26,33 +27,20 @@ PROBLEM = validator("/components/schemas/Problem")
 
 
 @pytest.mark.slow
-def test_slow_and_idle_clients_do_not_starve_fresh_ones() -> None:
-    drill = drills.slow_clients(seconds=4)
-    assert drill.ok, drill
-
-
-@pytest.mark.slow
-def test_pipelined_requests_on_a_kept_connection_are_answered_in_order() -> None:
-    drill = drills.keepalive_and_pipelining()
-    assert drill.ok, drill
-
-
-@pytest.mark.slow
-def test_a_stream_of_distinct_hands_keeps_workers_under_the_memory_bound() -> None:
-    drill = drills.memory(seconds=8)
-    assert drill.ok, drill
-
-
-@pytest.mark.slow
-def test_saturation_is_shed_and_livez_keeps_answering() -> None:
-    drill = drills.overload(seconds=4)
-    assert drill.ok, drill
-
-
-@pytest.mark.slow
-def test_framing_errors_are_client_errors_without_traceback() -> None:
-    drill = drills.framing()
-    assert drill.ok, drill
+@pytest.mark.parametrize(
+    "drill",
+    [
+        pytest.param(lambda: drills.slow_clients(seconds=4), id="slow-and-idle-clients"),
+        pytest.param(drills.keepalive_and_pipelining, id="keep-alive-and-pipelining"),
+        pytest.param(lambda: drills.memory(seconds=8), id="memory-bound"),
+        pytest.param(lambda: drills.overload(seconds=4), id="overload-shed-livez-answers"),
+        pytest.param(drills.framing, id="framing-errors-are-client-errors"),
+    ],
+)
+def test_drill_holds(drill: Callable[[], drills.Drill]) -> None:
+    """Each drill of bench/drills.py against a real gunicorn (see there for what it checks)."""
+    outcome = drill()
+    assert outcome.ok, outcome
 
 
 # --- the worker's own answers, against the contract ----------------------------------------

@@ -41,15 +41,9 @@ def _read(environ: dict[str, Any]) -> bytes:
     limit: int = current_app.config["MAX_CONTENT_LENGTH"]
     declared: str = environ.get("CONTENT_LENGTH") or ""
     if declared.isdigit():
-        # One read of the declared length from the server's stream: Werkzeug's limited-stream
-        # wrapper (request.get_data) cost as much as parsing the JSON (bench, per request).
-        size = int(declared)
-        if size > limit:
+        if int(declared) > limit:
             raise RequestEntityTooLarge()
-        data: bytes = environ["wsgi.input"].read(size)
-        if len(data) < size:
-            raise Problem("bad_request", "the body ended before its declared Content-Length")
-        return data
+        return lane.read_declared(environ, int(declared))
     # A chunked body declares no length, and Werkzeug's limited stream stops quietly at the
     # limit: read one byte past it to tell a complete body from a cut one.
     data = request.input_stream.read(limit + 1)
