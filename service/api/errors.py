@@ -30,8 +30,9 @@ _HTTP_DETAILS = {
 }
 
 
-# The answer to a bug: no detail, the request id finds it in the log.
-UNEXPECTED = Problem("internal_error", "the service failed; the request id identifies it")
+def internal_error() -> Problem:
+    """The answer to a bug: no detail, the request id finds it in the log."""
+    return Problem("internal_error", "the service failed; the request id identifies it")
 
 
 def problem_bytes(problem: Problem, environ: dict[str, Any]) -> bytes:
@@ -73,4 +74,4 @@ def init_app(app: Flask) -> None:
         log.exception(
             "unexpected error, request %s", request.environ.get(REQUEST_ID), exc_info=error
         )
-        return problem_response(UNEXPECTED)
+        return problem_response(internal_error())

@@ -118,7 +118,7 @@ class Lane:
             return _answer(start_response, problem, environ)
         except Exception:  # a bug: answered as Flask's handler answers it
             log.exception("unexpected error, request %s", environ.get(REQUEST_ID))
-            return _answer(start_response, errors.UNEXPECTED, environ)
+            return _answer(start_response, errors.internal_error(), environ)
         start_response(
             "200 OK", [("Content-Type", "application/json"), ("Content-Length", str(len(answer)))]
         )
