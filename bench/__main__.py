@@ -193,10 +193,11 @@ def latency_rows(label: str, figures: fixedrate.RateFigures) -> list[list[str]]:
     return [
         [f"{label}: p50 / p99", f"{figures.p50_ms:,.1f} / {figures.p99_ms:,.1f} ms"],
         [
-            "      p90 / max; achieved rate, failures",
+            "      p90 / max; answered 200, failures (503)",
             f"{figures.p90_ms:,.1f} / {figures.max_ms:,.1f} ms;"
-            f" {rate(figures.achieved_rate)}, {figures.errors}",
+            f" {rate(figures.achieved_rate)}, {figures.errors} ({figures.shed})",
         ],
+        ["      p99 of every answer, 503s included", f"{figures.answered_p99_ms:,.1f} ms"],
     ]
 
 

@@ -13,6 +13,8 @@ stops by itself, and the server is stopped in a ``finally``.
                batch endpoint; worker memory stays under the bound.
 (4) overload:  clients looping 1000-item batches (legal, then invalid) saturate the server;
                ``/livez`` stays under 1 s at p99 and the excess is shed with 503 + Retry-After.
+               Then single scores on new connections, faster than the server answers them
+               beside batches: each is answered 200 or 503 within 1 s at p99.
 (5) framing:   malformed chunking, conflicting lengths, a body cut short, an over-limit
                ``Expect: 100-continue``: 4xx problem documents, no traceback in the log.
 """
@@ -35,11 +37,14 @@ from typing import Any
 
 from tests.support import handgen
 
-from . import server
+from . import fixedrate, server
 from .faults import Drill
 
 CLIENT_TIMEOUT = 2.0  # seconds, for the drills: the slow clients' dance repeats within a drill
 MEMORY_BOUND_MIB = 100
+# New connections a second, each a single score, in the overload drill: over what two workers
+# beside batches answer on the 2-core build machine (about 4,300/s), so that some are shed.
+STORM_RATE = 6000
 ENV = {"ZJ_CLIENT_TIMEOUT": str(CLIENT_TIMEOUT)}
 
 
@@ -393,7 +398,8 @@ def memory(seconds: float = 12) -> Drill:
 
 
 def overload(seconds: float = 5, clients: int = 16) -> Drill:
-    """(4) ``clients`` loops of 1000-item batches, legal then invalid, while probes run."""
+    """(4) ``clients`` loops of 1000-item batches, legal then invalid, while probes run; then
+    single scores on new connections at ``STORM_RATE``/s beside two loops of legal batches."""
     outcomes: dict[str, dict[str, int]] = {}
     seen: dict[str, Probes] = {}
     with server.gunicorn(workers=2, env=ENV) as srv:
@@ -406,6 +412,9 @@ def overload(seconds: float = 5, clients: int = 16) -> Drill:
                     time.sleep(0.02)
             outcomes[kind] = attack
             seen[kind] = livez
+        score = fixedrate.raw_request(server.HOST, srv.port, "POST", "/v1/score", SCORE_BODY)
+        with attacking("legal", srv.port, seconds + 1, 2) as beside:
+            storm = fixedrate.run(server.HOST, srv.port, [score], STORM_RATE, seconds)
         peak = max(server.rss_kib(pid) or 0 for pid in srv.workers())
         pod = sum(server.pss_kib(pid) for pid in [srv.pid, *srv.workers()])
         log = srv.log()
@@ -413,6 +422,8 @@ def overload(seconds: float = 5, clients: int = 16) -> Drill:
     ok = ok and "Traceback" not in log and not any("error" in o for o in outcomes.values())
     ok = ok and peak < MEMORY_BOUND_MIB * 1024
     ok = ok and all(o.get("503", 0) == o.get("retry_after", 0) for o in outcomes.values())
+    # Every score answered, with a 200 or a 503, and soon: shed, not queued for seconds.
+    ok = ok and storm.errors == storm.shed and storm.answered_p99_ms < 1000
     return Drill(
         "overload",
         ok,
@@ -421,6 +432,12 @@ def overload(seconds: float = 5, clients: int = 16) -> Drill:
             "livez_under_invalid_batches": seen["invalid"].summary(),
             "legal_batches": outcomes["legal"],
             "invalid_batches": outcomes["invalid"],
+            f"scores_at_{STORM_RATE}_per_s_beside_batches": (
+                f"{storm.ok} answered 200 (p50 {storm.p50_ms:.1f} ms, p99 {storm.p99_ms:.1f} ms),"
+                f" {storm.shed} shed with 503, {storm.errors - storm.shed} failed;"
+                f" p99 of every answer {storm.answered_p99_ms:.1f} ms"
+            ),
+            "batches_beside_scores": beside,
             "worker_rss_after_mib": round(peak / 1024, 1),
             "master_and_workers_pss_mib": round(pod / 1024, 1),
         },

@@ -30,10 +30,12 @@ class RateFigures:
     sent: int
     ok: int
     errors: int  # refused, reset, non-2xx, or unanswered within the timeout
+    shed: int  # of the errors, those answered 503 (the server refusing work it cannot do)
     p50_ms: float
     p90_ms: float
     p99_ms: float
     max_ms: float
+    answered_p99_ms: float  # over every answer, 503s included: how soon each client knew
     client_cpu: float  # share of one core the client itself used
 
 
@@ -81,19 +83,27 @@ def run(
     """Send ``rate`` requests/s for ``seconds``: rate x seconds requests in all, then stop."""
     total = max(1, int(rate * seconds))
     selector = selectors.DefaultSelector()
-    latencies: list[float] = []
+    latencies: list[float] = []  # of 2xx answers
+    answered: list[float] = []  # of every answer
+    shed = 0
     cpu = time.process_time()
     start = time.perf_counter() + 0.05
     deadline = start + seconds + timeout
     started = 0
     live: dict[int, _Exchange] = {}
 
-    def finish(exchange: _Exchange, ok: bool) -> None:
+    def finish(exchange: _Exchange, status: int | None) -> None:
+        nonlocal shed
         selector.unregister(exchange.sock)
         exchange.sock.close()
         del live[id(exchange)]
-        if ok:  # failures are counted as total - ok at the end
-            latencies.append(time.perf_counter() - exchange.scheduled)
+        if status is None:
+            return  # failures are counted as total - ok at the end
+        latency = time.perf_counter() - exchange.scheduled
+        answered.append(latency)
+        if 200 <= status < 300:
+            latencies.append(latency)
+        shed += status == 503
 
     while (started < total or live) and time.perf_counter() < deadline:
         now = time.perf_counter()
@@ -124,32 +134,35 @@ def run(
                     continue
                 chunk = exchange.sock.recv(65536)
             except OSError:
-                finish(exchange, False)
+                finish(exchange, None)
                 continue
             exchange.received += chunk
             status = _status(bytes(exchange.received))
             if status is not None:
-                finish(exchange, 200 <= status < 300)
+                finish(exchange, status)
             elif not chunk:
-                finish(exchange, False)
+                finish(exchange, None)
         for exchange in [x for x in live.values() if time.perf_counter() - x.scheduled > timeout]:
-            finish(exchange, False)
+            finish(exchange, None)
     for exchange in list(live.values()):
-        finish(exchange, False)
+        finish(exchange, None)
     selector.close()
     wall = time.perf_counter() - start
     cpu = time.process_time() - cpu
     ms = sorted(x * 1000 for x in latencies) or [float("nan")] * 2
     cuts = statistics.quantiles(ms, n=100)
+    every = [x * 1000 for x in answered] or [float("nan")] * 2
     return RateFigures(
         target_rate=rate,
         achieved_rate=len(latencies) / wall if wall > 0 else 0.0,
         sent=total,
         ok=len(latencies),
         errors=total - len(latencies),
+        shed=shed,
         p50_ms=cuts[49],
         p90_ms=cuts[89],
         p99_ms=cuts[98],
         max_ms=ms[-1],
+        answered_p99_ms=statistics.quantiles(every, n=100)[98],
         client_cpu=cpu / wall if wall > 0 else 0.0,
     )

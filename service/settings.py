@@ -111,7 +111,7 @@ SETTINGS = {
         Setting(LOG_LEVEL, lambda: "info", _level, "must be one of " + ", ".join(LOG_LEVELS),
                 "info"),
         Setting(CLIENT_TIMEOUT, lambda: 10.0, _number, _POSITIVE, "10"),
-        Setting(QUEUE_TIMEOUT, lambda: 0.5, _number, _POSITIVE, "0.5"),
+        Setting(QUEUE_TIMEOUT, lambda: 0.2, _number, _POSITIVE, "0.2"),
         Setting(BUFFER_BYTES, lambda: 8 * 1024 * 1024, _number, _POSITIVE, "8388608"),
         Setting(
             MAX_CONTENT_LENGTH, lambda: MAX_BODY, _whole(1, 1024**3),

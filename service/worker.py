@@ -11,11 +11,14 @@ and what was measured. What it adds to gunicorn's own gevent worker:
 * **Framing faults are the client's.** A broken chunked body or a body cut short is a 400
   ``bad_request``; an ``Expect: 100-continue`` upload over the limit is a 413 before a byte
   of it is sent; an over-limit body is refused as soon as it is known to be one.
-* **One request computes at a time, and the queue is short.** Requests with a body take turns
-  at the CPU (``Turns``); one that waits longer than ``ZJ_QUEUE_TIMEOUT`` is answered 503
-  ``overloaded`` with ``Retry-After``. GET requests (probes, the catalogue) skip the queue, and
-  the batch endpoint lets them in between its items, so ``/livez`` answers while the worker is
-  saturated.
+* **One request computes at a time, scores first, and nothing waits long.** Requests with a
+  body take turns at the CPU (``Turns``): scoring requests in order of arrival, batches as
+  background work that steps aside for them every few milliseconds. GET requests (probes, the
+  catalogue) skip the queue, so ``/livez`` answers while the worker is saturated. A request
+  is answered 503 ``overloaded`` with ``Retry-After`` when its wait would be too long: at the
+  door, unread, if it has already waited half of ``ZJ_QUEUE_TIMEOUT`` (in the kernel's listen
+  backlog, counted from the kernel's arrival stamp, plus the wait ahead of it here); in the
+  queue, if its turn has not come within ``ZJ_QUEUE_TIMEOUT``.
 * **Memory is bounded.** Request bodies and computed responses held by a worker (read but not
   yet scored, or scored but not yet taken by the client) are counted against
   ``ZJ_BUFFER_BYTES``; past it, new bodies are refused with a 503.
@@ -25,15 +28,20 @@ Every answer given here is a problem document (RFC 9457) and one log line, never
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import io
+import socket
+import struct
+import time
+from collections import deque
 from collections.abc import Callable, Iterable
 from http import HTTPStatus
-from typing import Any, Final
+from typing import Any, Final, NamedTuple
 
 import gevent
 import orjson
-from gevent.lock import Semaphore
+from gevent.event import Event
 from gevent.server import StreamServer
 from gunicorn import util
 from gunicorn.http.body import ChunkedReader
@@ -61,6 +69,19 @@ setting = settings.setting
 REQUESTS_PER_CONNECTION: Final = 100
 RETRY_AFTER = "1"  # seconds: a turn is milliseconds, a full queue drains within one
 _STEP = 64 * 1024  # bytes read from a client at a time
+_HEADERS = (
+    1024 * 1024
+)  # bytes: more than gunicorn.conf.py's limits let a request line and headers be
+_PEEK = 256  # bytes of a request looked at before it is read: its method and path
+# Linux's SO_TIMESTAMPNS (asm-generic/socket.h; Python's socket module does not name it): the
+# kernel stamps each segment with the time it arrived, so a worker taking a connection knows
+# how long its request waited in the listen backlog. Set on the listening socket, inherited.
+SO_TIMESTAMPNS: Final = 35
+_TIMESPEC = struct.Struct("@qq")  # struct timespec on a 64-bit Linux
+_STAMP_SPACE = socket.CMSG_SPACE(_TIMESPEC.size)
+BATCH_PATH: Final = "/v1/score/batch"  # background work (Turns)
+# Methods whose requests skip the queue (Turns), and so are never refused at the door.
+QUEUELESS: Final = frozenset({"GET", "HEAD", "OPTIONS"})
 
 
 def problem_answer(
@@ -131,6 +152,13 @@ class Budget:
 class Turns:
     """WSGI middleware: requests with a body compute one at a time, after a bounded wait.
 
+    A request waits for its first turn at most ``wait`` seconds, then is answered 503. Scoring
+    requests go first, in order of arrival. A batch is background work: it starts when none
+    waits, one batch at a time, and gives its turn away at each of its pauses (every few
+    milliseconds) while scoring requests wait; it resumes when none is left, or once it has
+    been paused for ``wait``, so that it always moves on. A single score thus waits for the
+    scores ahead of it, not for a thousand hands.
+
     Each computed answer is held in memory until the client has taken it, so its size counts
     against the worker's budget until the server closes the answer.
     """
@@ -139,13 +167,16 @@ class Turns:
         self.app = app
         self.wait = wait
         self.budget = budget
-        self.turn = Semaphore()
+        self.holder: Any = None  # the greenlet computing, if any
+        self.scores: deque[Waiter] = deque()  # requests waiting for their turn
+        self.batches: deque[Waiter] = deque()  # batches waiting to start
+        self.paused: deque[Waiter] = deque()  # the batch that gave its turn away, if any
 
     def __call__(self, environ: dict[str, Any], start_response: StartResponse) -> Iterable[bytes]:
-        environ[PAUSE] = _pause
-        if environ["REQUEST_METHOD"] in ("GET", "HEAD", "OPTIONS"):
+        environ[PAUSE] = self.pause
+        if environ["REQUEST_METHOD"] in QUEUELESS:
             return self.app(environ, start_response)  # cheap: probes never queue
-        if not self.turn.acquire(timeout=self.wait):
+        if not self.take(self.line(environ.get("PATH_INFO", "")), self.wait):
             return _overloaded(environ, start_response, f"no turn within {self.wait:g} s")
         try:
             answer = self.app(environ, start_response)
@@ -156,17 +187,80 @@ class Turns:
                 if close is not None:
                     close()
         finally:
-            self.turn.release()
+            self.give()
         held = sum(len(chunk) for chunk in chunks)
         self.budget.force(held)
         return _Held(chunks, self.budget, held)
 
+    def line(self, path: str) -> deque[Waiter]:
+        """Where a request to ``path`` waits for its turn."""
+        return self.batches if path == BATCH_PATH else self.scores
 
-def _pause() -> None:
-    """Lets the worker poll its sockets once and answer others. A timer, not sleep(0), which
-    only runs greenlets already woken (a probe waited ~100 ms to be accepted), nor idle(),
-    which waits for a quiet loop (a stream of retries starved the batch: measured)."""
-    gevent.sleep(0.0001)
+    def waited(self, line: deque[Waiter]) -> float:
+        """How long the first request waiting in ``line`` has waited (0: none waits)."""
+        first = _first(line)
+        return 0.0 if first is None else time.monotonic() - first.since
+
+    def take(self, line: deque[Waiter], timeout: float | None) -> bool:
+        """Waits in ``line`` for the turn, up to ``timeout`` seconds (None: for good)."""
+        if self.holder is None:  # then none waits: the turn is handed from one to the next
+            self.holder = gevent.getcurrent()
+            return True
+        waiter = Waiter(time.monotonic())
+        line.append(waiter)
+        waiter.event.wait(timeout)
+        if waiter.event.is_set():  # handed over, even if the timeout fired in the meantime
+            return True
+        waiter.gone = True
+        return False
+
+    def give(self) -> None:
+        """Hands the turn to the next (class docstring), or frees it."""
+        self.holder = None
+        line = self._next()
+        if line is not None:
+            waiter = line.popleft()
+            self.holder = waiter.greenlet
+            waiter.event.set()
+
+    def _next(self) -> deque[Waiter] | None:
+        if self.paused and self.paused[0].since + self.wait <= time.monotonic():
+            return self.paused
+        if _first(self.scores) is not None:
+            return self.scores
+        if self.paused:
+            return self.paused
+        return self.batches if _first(self.batches) is not None else None
+
+    def pause(self) -> None:
+        """Between a batch's steps: scoring requests waiting for a turn go first, and the
+        worker polls its sockets (new requests, probes). A timer, not sleep(0), which only
+        runs greenlets already woken (a probe waited ~100 ms to be accepted), nor idle(),
+        which waits for a quiet loop (a stream of retries starved the batch: measured)."""
+        if self.holder is gevent.getcurrent() and _first(self.scores) is not None:
+            self.give()
+            self.take(self.paused, None)
+        else:
+            gevent.sleep(0.0001)
+
+
+class Waiter:
+    """A request (or a paused batch) waiting for the turn."""
+
+    __slots__ = ("event", "gone", "greenlet", "since")
+
+    def __init__(self, since: float) -> None:
+        self.since = since
+        self.event = Event()
+        self.greenlet = gevent.getcurrent()
+        self.gone = False  # gave up: its turn goes to the next
+
+
+def _first(line: deque[Waiter]) -> Waiter | None:
+    """The first in ``line`` still waiting (those that gave up leave it here)."""
+    while line and line[0].gone:
+        line.popleft()
+    return line[0] if line else None
 
 
 class _Held(list[bytes]):
@@ -223,6 +317,12 @@ class Worker(GeventWorker):  # type: ignore[misc]  # gunicorn is untyped
 
     wsgi: Any  # gunicorn's: the app it serves, here wrapped in Turns
 
+    def init_process(self) -> None:
+        for listener in self.sockets:
+            with contextlib.suppress(OSError):  # not Linux: requests are aged from acceptance
+                listener.setsockopt(socket.SOL_SOCKET, SO_TIMESTAMPNS, 1)
+        super().init_process()
+
     def load_wsgi(self) -> None:
         super().load_wsgi()
         app: Any = self.wsgi
@@ -231,6 +331,14 @@ class Worker(GeventWorker):  # type: ignore[misc]  # gunicorn is untyped
         # The app's own body limit (ZJ_MAX_CONTENT_LENGTH), enforced here before the upload.
         self.max_body: int = app.config["MAX_CONTENT_LENGTH"]
         self.wsgi = Turns(app, setting(QUEUE_TIMEOUT), self.budget)
+        # The door (handle): a request whose wait so far plus the wait ahead of it is over
+        # half its time is refused unread, for the cost of a peek and a send.
+        self.door = self.wsgi.wait / 2
+        self.door_answer = problem_bytes(
+            _overload_problem(f"requests wait over {self.door:g} s for a turn")
+        )
+        self.shed = 0  # requests refused at the door since the last log line about them
+        self.shed_logged = 0.0
 
     def timeout_ctx(self) -> gevent.Timeout:
         # Covers waiting for the next request and reading its headers: an idle or trickling
@@ -238,11 +346,48 @@ class Worker(GeventWorker):  # type: ignore[misc]  # gunicorn is untyped
         return gevent.Timeout(self.client_timeout, False)
 
     def handle(self, listener: Any, client: Any, addr: Any) -> None:
+        request = _peek(client)
+        if request is not None and request.method not in QUEUELESS:
+            # Its wait so far (in the kernel's backlog, then here) and the wait ahead of it.
+            ahead = self.wsgi.waited(self.wsgi.line(request.path))
+            if request.age + ahead > self.door:
+                self._shed(client, request)
+                return
         client.setblocking(1)
         # No single read or write may stall longer (a client that stops reading its answer);
         # a little over the header deadline, so that one fires first while reading headers.
         client.settimeout(self.client_timeout + 1)
         super(GeventWorker, self).handle(listener, client, addr)
+
+    def _shed(self, client: Any, request: Arrival) -> None:
+        """Answers 503 a request that would wait too long, before reading it: under overload,
+        refusing must cost far less than serving (a request read, parsed and then refused
+        after its wait cost as much as one scored, and new connections piled up in the
+        kernel's backlog for seconds: measured)."""
+        metrics.outside(request.path, request.method, 503, "overloaded")
+        self.shed += 1
+        now = time.monotonic()
+        if now - self.shed_logged >= 1:  # one line a second at most, not one per refusal
+            self.log.warning(
+                "503 overloaded: %d request(s) refused unread since the last such line"
+                " (waits over %g s)",
+                self.shed,
+                self.door,
+            )
+            self.shed, self.shed_logged = 0, now
+        client.settimeout(self.client_timeout)
+        try:
+            client.sendall(self.door_answer)
+            client.shutdown(socket.SHUT_WR)
+            # The rest of the request may still be coming: it is read and dropped until the
+            # client closes, so that our close sends no reset, which can destroy the answer
+            # before the client reads it (a client uploading a batch saw one: measured).
+            with gevent.Timeout(self.client_timeout, False):
+                dropped = 0
+                while dropped <= self.max_body + _HEADERS and (part := client.recv(_STEP)):
+                    dropped += len(part)
+        except OSError:
+            pass  # the client left: nothing is owed
 
     def handle_request(self, listener_name: Any, req: Any, sock: Any, addr: Any) -> bool:
         if req.req_number >= REQUESTS_PER_CONNECTION:
@@ -315,6 +460,35 @@ class Worker(GeventWorker):  # type: ignore[misc]  # gunicorn is untyped
             if error.errno not in (errno.EPIPE, errno.ECONNRESET, None):
                 raise
         return -1
+
+
+class Arrival(NamedTuple):
+    """A request waiting on a new connection, as the door sees it before reading it."""
+
+    method: str
+    path: str  # without the query string
+    age: float  # seconds since its first bytes reached this machine (0: the kernel did not say)
+
+
+def _peek(client: Any) -> Arrival | None:
+    """The request that has arrived on ``client``, peeked at (left to be read); None if its
+    request line has not arrived yet."""
+    client.setblocking(0)
+    try:
+        first, ancillary, _, _ = client.recvmsg(_PEEK, _STAMP_SPACE, socket.MSG_PEEK)
+    except OSError:
+        return None
+    method, _, rest = first.partition(b" ")
+    target, space, _ = rest.partition(b" ")
+    if not space:
+        return None
+    age = 0.0
+    for level, kind, data in ancillary:
+        if level == socket.SOL_SOCKET and kind == SO_TIMESTAMPNS:
+            seconds, nanoseconds = _TIMESPEC.unpack_from(data)
+            age = time.time() - seconds - nanoseconds / 1e9
+    path = target.partition(b"?")[0]
+    return Arrival(method.decode("latin-1"), path.decode("latin-1"), age)
 
 
 def _declared_length(req: Any) -> int | None:

@@ -41,7 +41,7 @@ BAD = [
     ("GUNICORN_TIMEOUT", "0", "must be a whole number of seconds 1-86400 (default 30)"),
     ("LOG_LEVEL", "loud", "must be one of debug, info, warning, error, critical (default info)"),
     ("ZJ_CLIENT_TIMEOUT", "-1", "must be a positive number (default 10)"),
-    ("ZJ_QUEUE_TIMEOUT", "soon", "must be a positive number (default 0.5)"),
+    ("ZJ_QUEUE_TIMEOUT", "soon", "must be a positive number (default 0.2)"),
     ("ZJ_BUFFER_BYTES", "8MiB", "must be a positive number (default 8388608)"),
     ("ZJ_CORS_ORIGINS", "example.com", "must be * or comma-separated origins such as"
      " https://example.com:8443 (default *)"),
