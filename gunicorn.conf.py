@@ -4,10 +4,10 @@ The service is CPU-bound (hand decomposition and pattern matching, no I/O waits)
 the internet with no buffering proxy in front. So each core runs one worker process of
 `service.worker.Worker`: gunicorn's gevent worker, which holds thousands of connections (slow,
 idle, persistent) as cheap greenlets, reads every request in full before it costs CPU, lets
-one request compute at a time and sheds the rest after a short wait (docs/DESIGN.md,
-"Serving", has the measurements behind this). Every knob that differs per deployment is read
-from the environment, so the same file serves the container image, Kubernetes and a
-developer's shell.
+one request compute at a time (single scores before batches) and sheds the rest after a short
+wait (docs/DESIGN.md, "Serving", has the measurements behind this). Every knob that differs
+per deployment is read from the environment, so the same file serves the container image,
+Kubernetes and a developer's shell.
 
     PORT               listening port (default 8000)
     WEB_CONCURRENCY    number of worker processes (default: CPUs usable by this process)
@@ -15,7 +15,8 @@ developer's shell.
     LOG_LEVEL          error-log level (info)
     ZJ_CLIENT_TIMEOUT  seconds a client has to send a request's headers, then its body, and
                        to take each part of the answer; also the keep-alive idle time (10)
-    ZJ_QUEUE_TIMEOUT   seconds a request may wait for its turn before a 503 overloaded (0.5)
+    ZJ_QUEUE_TIMEOUT   seconds a request may wait for its turn before a 503 overloaded; one
+                       that waited half of it in the listen backlog is refused unread (0.2)
     ZJ_BUFFER_BYTES    bytes of request bodies and answers one worker holds at most (8 MiB)
     ZJ_METRICS         1 (default): GET /metrics, counted across the workers; 0: off
 
@@ -53,7 +54,8 @@ workers = setting(settings.WEB_CONCURRENCY)  # default: the CPUs usable by this 
 # Connections one worker holds at once (idle, trickling, waiting for their turn); past it the
 # worker stops accepting and new connections wait in the backlog.
 worker_connections = 2000
-# Connections the kernel queues before a worker accepts them.
+# Connections the kernel queues before a worker accepts them. A request that waits there for
+# half of ZJ_QUEUE_TIMEOUT is refused unread once a worker takes it (service/worker.py).
 backlog = 2048
 
 # Import the app once in the master and fork the workers from it: workers share the loaded
