@@ -28,11 +28,11 @@ Every answer given here is a problem document (RFC 9457) and one log line, never
 
 from __future__ import annotations
 
-import contextlib
 import errno
 import io
 import socket
 import struct
+import sys
 import time
 from collections import deque
 from collections.abc import Callable, Iterable
@@ -318,8 +318,10 @@ class Worker(GeventWorker):  # type: ignore[misc]  # gunicorn is untyped
     wsgi: Any  # gunicorn's: the app it serves, here wrapped in Turns
 
     def init_process(self) -> None:
-        for listener in self.sockets:
-            with contextlib.suppress(OSError):  # not Linux: requests are aged from acceptance
+        # Elsewhere the option's number means something else, or nothing: there the door
+        # counts only the wait inside the worker.
+        if sys.platform == "linux":
+            for listener in self.sockets:
                 listener.setsockopt(socket.SOL_SOCKET, SO_TIMESTAMPNS, 1)
         super().init_process()
 
@@ -486,7 +488,7 @@ def _peek(client: Any) -> Arrival | None:
     for level, kind, data in ancillary:
         if level == socket.SOL_SOCKET and kind == SO_TIMESTAMPNS:
             seconds, nanoseconds = _TIMESPEC.unpack_from(data)
-            age = time.time() - seconds - nanoseconds / 1e9
+            age = time.time() - seconds - nanoseconds / 1e9  # both the wall clock
     path = target.partition(b"?")[0]
     return Arrival(method.decode("latin-1"), path.decode("latin-1"), age)
 
