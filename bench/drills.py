@@ -14,7 +14,8 @@ stops by itself, and the server is stopped in a ``finally``.
 (4) overload:  clients looping 1000-item batches (legal, then invalid) saturate the server;
                ``/livez`` stays under 1 s at p99 and the excess is shed with 503 + Retry-After.
                Then single scores on new connections, faster than the server answers them
-               beside batches: each is answered 200 or 503 within 1 s at p99.
+               beside batches: each is answered 200 or 503 within 1 s at p99, and so is
+               ``/livez``.
 (5) framing:   malformed chunking, conflicting lengths, a body cut short, an over-limit
                ``Expect: 100-continue``: 4xx problem documents, no traceback in the log.
 """
@@ -31,7 +32,7 @@ import sys
 import threading
 import time
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager, suppress
+from contextlib import ExitStack, contextmanager, suppress
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -398,50 +399,70 @@ def memory(seconds: float = 12) -> Drill:
 
 
 def overload(seconds: float = 5, clients: int = 16) -> Drill:
-    """(4) ``clients`` loops of 1000-item batches, legal then invalid, while probes run; then
-    single scores on new connections at ``STORM_RATE``/s beside two loops of legal batches."""
-    outcomes: dict[str, dict[str, int]] = {}
+    """(4) Three floods in turn, each while ``/livez`` is probed: ``clients`` loops of legal
+    1000-item batches; the same with invalid items; single scores on new connections at
+    ``STORM_RATE``/s beside two loops of legal batches."""
+    phases = {
+        "legal_batches": [("legal", clients)],
+        "invalid_batches": [("invalid", clients)],
+        "scores_beside_batches": [("legal", 2), ("scores", STORM_RATE)],
+    }
+    outcomes: dict[str, list[tuple[str, dict[str, Any]]]] = {}
     seen: dict[str, Probes] = {}
     with server.gunicorn(workers=2, env=ENV) as srv:
-        for kind in ("legal", "invalid"):
-            with attacking(kind, srv.port, seconds + 1, clients) as attack:
+        for phase, attacks in phases.items():
+            with ExitStack() as stack:
+                reports = [
+                    (name, stack.enter_context(attacking(name, srv.port, seconds + 1, size)))
+                    for name, size in attacks
+                ]
                 livez = Probes()
                 deadline = time.monotonic() + seconds
                 while time.monotonic() < deadline:
                     livez.add(probe(srv.port, "GET", "/livez"))
                     time.sleep(0.02)
-            outcomes[kind] = attack
-            seen[kind] = livez
-        score = fixedrate.raw_request(server.HOST, srv.port, "POST", "/v1/score", SCORE_BODY)
-        with attacking("legal", srv.port, seconds + 1, 2) as beside:
-            storm = fixedrate.run(server.HOST, srv.port, [score], STORM_RATE, seconds)
+            outcomes[phase] = reports
+            seen[phase] = livez
         peak = max(server.rss_kib(pid) or 0 for pid in srv.workers())
         pod = sum(server.pss_kib(pid) for pid in [srv.pid, *srv.workers()])
         log = srv.log()
+    reports = [pair for pairs in outcomes.values() for pair in pairs]
+    batches = [report for name, report in reports if name != "scores"]
+    [scores] = [report for name, report in reports if name == "scores"]
     ok = all(p.failed == 0 and p.quantile(0.99) < 1.0 for p in seen.values())
-    ok = ok and "Traceback" not in log and not any("error" in o for o in outcomes.values())
+    ok = ok and "Traceback" not in log and not any("error" in o for o in batches)
     ok = ok and peak < MEMORY_BOUND_MIB * 1024
-    ok = ok and all(o.get("503", 0) == o.get("retry_after", 0) for o in outcomes.values())
+    ok = ok and all(o.get("503", 0) == o.get("retry_after", 0) for o in batches)
     # Every score answered, with a 200 or a 503, and soon: shed, not queued for seconds.
-    ok = ok and storm.errors == storm.shed and storm.answered_p99_ms < 1000
+    ok = ok and scores["failed"] == 0 and scores["answered_p99_ms"] < 1000
+    facts: dict[str, Any] = {}
+    for phase, pairs in outcomes.items():
+        facts[f"livez_under_{phase}"] = seen[phase].summary()
+        facts[phase] = {name: report for name, report in pairs}
     return Drill(
         "overload",
         ok,
         {
-            "livez_under_legal_batches": seen["legal"].summary(),
-            "livez_under_invalid_batches": seen["invalid"].summary(),
-            "legal_batches": outcomes["legal"],
-            "invalid_batches": outcomes["invalid"],
-            f"scores_at_{STORM_RATE}_per_s_beside_batches": (
-                f"{storm.ok} answered 200 (p50 {storm.p50_ms:.1f} ms, p99 {storm.p99_ms:.1f} ms),"
-                f" {storm.shed} shed with 503, {storm.errors - storm.shed} failed;"
-                f" p99 of every answer {storm.answered_p99_ms:.1f} ms"
-            ),
-            "batches_beside_scores": beside,
+            **facts,
             "worker_rss_after_mib": round(peak / 1024, 1),
             "master_and_workers_pss_mib": round(pod / 1024, 1),
         },
     )
+
+
+def storm(port: int, seconds: float, rate: int) -> dict[str, Any]:
+    """Single scores, each on a new connection, at ``rate`` a second (open loop)."""
+    score = fixedrate.raw_request(server.HOST, port, "POST", "/v1/score", SCORE_BODY)
+    run = fixedrate.run(server.HOST, port, [score], rate, seconds)
+    return {
+        "rate": rate,
+        "200": run.ok,
+        "p50_ms": round(run.p50_ms, 1),
+        "p99_ms": round(run.p99_ms, 1),
+        "503": run.shed,
+        "failed": run.errors - run.shed,
+        "answered_p99_ms": round(run.answered_p99_ms, 1),
+    }
 
 
 def flood(body: bytes, port: int, seconds: float, clients: int) -> dict[str, int]:
@@ -531,6 +552,7 @@ ATTACKS: dict[str, Callable[..., dict[str, Any]]] = {
     "invalid": lambda port, seconds, clients: flood(
         batch_body([invalid_item(k) for k in range(1000)]), port, seconds, clients
     ),
+    "scores": storm,
 }
 
 
