@@ -28,6 +28,7 @@ Every answer given here is a problem document (RFC 9457) and one log line, never
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import io
 import socket
@@ -318,11 +319,12 @@ class Worker(GeventWorker):  # type: ignore[misc]  # gunicorn is untyped
     wsgi: Any  # gunicorn's: the app it serves, here wrapped in Turns
 
     def init_process(self) -> None:
-        # Elsewhere the option's number means something else, or nothing: there the door
-        # counts only the wait inside the worker.
+        # Elsewhere the option's number means something else, or nothing. Without the stamps
+        # (there, or if the kernel refuses) the door counts only the wait inside the worker.
         if sys.platform == "linux":
             for listener in self.sockets:
-                listener.setsockopt(socket.SOL_SOCKET, SO_TIMESTAMPNS, 1)
+                with contextlib.suppress(OSError):
+                    listener.setsockopt(socket.SOL_SOCKET, SO_TIMESTAMPNS, 1)
         super().init_process()
 
     def load_wsgi(self) -> None:
