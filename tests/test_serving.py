@@ -15,15 +15,12 @@ import sys
 import threading
 import time
 from collections.abc import Callable
-from typing import Any
 
-import gevent
 import orjson
 import pytest
 
 from bench import drills, server
 from service import worker
-from service.api.lane import PAUSE
 from service.problems import Problem
 
 from .test_openapi_spec import validator
@@ -76,85 +73,6 @@ def test_answers_given_before_the_app_are_problem_documents(problem: Problem, st
     assert ("retry-after" in headers) is (status == 503)
 
 
-def test_a_request_without_a_turn_is_answered_503_with_retry_after() -> None:
-    budget = worker.Budget(1000)
-    turns = worker.Turns(lambda environ, start: [b"scored"], wait=0.01, budget=budget)
-    assert turns.take(turns.scores, None)  # another request is computing
-    seen: dict[str, Any] = {}
-    body = turns(
-        {"REQUEST_METHOD": "POST", "HTTP_X_REQUEST_ID": "bad id!"},
-        lambda status, headers: seen.update(status=status, headers=dict(headers)),
-    )
-    document = orjson.loads(b"".join(body))
-    PROBLEM.validate(document)
-    assert seen["status"] == "503 Service Unavailable"
-    assert seen["headers"]["Retry-After"] == "1"
-    assert document["code"] == "overloaded"
-    assert seen["headers"]["X-Request-ID"] == document["request_id"] != "bad id!"
-    assert turns.waited(turns.scores) == 0.0  # the one that gave up left the line
-
-
-def test_scores_go_before_a_paused_batch_and_batches_run_one_at_a_time() -> None:
-    done: list[str] = []
-
-    def app(environ: dict[str, Any], start_response: Any) -> list[bytes]:
-        name = environ["name"]
-        if environ["PATH_INFO"] != worker.BATCH_PATH:
-            done.append(name)
-            return [b""]
-        for step in range(3):
-            done.append(f"{name}{step}")
-            environ[PAUSE]()
-        return [b""]
-
-    turns = worker.Turns(app, wait=10, budget=worker.Budget(1000))
-
-    def request(name: str, path: str) -> gevent.Greenlet:
-        environ = {"REQUEST_METHOD": "POST", "PATH_INFO": path, "name": name}
-        return gevent.spawn(lambda: list(turns(environ, lambda status, headers: None)))
-
-    gevent.joinall(
-        [
-            request("A", worker.BATCH_PATH),  # computes first, pauses while others arrive
-            request("B", worker.BATCH_PATH),
-            request("s", "/v1/score"),
-            request("t", "/v1/waits"),
-        ],
-        timeout=5,
-        raise_error=True,
-    )
-    # A gives its turn to the scores that wait at its second pause; B starts when A is done.
-    assert done == ["A0", "A1", "s", "t", "A2", "B0", "B1", "B2"]
-    assert turns.holder is None
-
-
-@pytest.mark.parametrize(
-    ("waiting", "first"),
-    [
-        ({"paused": 0.01, "scores": 0.0, "batches": 0.5}, "scores"),
-        ({"paused": 0.2, "scores": 0.0}, "paused"),  # paused for longer than the wait
-        ({"paused": 0.01, "batches": 0.5}, "paused"),  # one batch at a time
-        ({"batches": 0.0, "scores": 0.0}, "scores"),
-        ({"batches": 0.0}, "batches"),
-    ],
-)
-def test_the_turn_goes_to_scores_then_the_paused_batch_then_a_new_one(
-    waiting: dict[str, float], first: str
-) -> None:
-    turns = worker.Turns(lambda environ, start: [], wait=0.1, budget=worker.Budget(1000))
-    assert turns.take(turns.scores, None)
-    gone = worker.Waiter(0.0)
-    gone.gone = True  # a score that gave up waiting is passed over
-    turns.scores.append(gone)
-    now = time.monotonic()
-    waiters = {line: worker.Waiter(now - ago) for line, ago in waiting.items()}
-    for line, waiter in waiters.items():
-        getattr(turns, line).append(waiter)
-    turns.give()
-    assert [line for line, waiter in waiters.items() if waiter.event.is_set()] == [first]
-    assert turns.holder is waiters[first].greenlet
-
-
 @pytest.mark.slow
 def test_requests_that_waited_in_the_backlog_are_refused_unread_and_probes_answered() -> None:
     """The door: a request that waited past half of ZJ_QUEUE_TIMEOUT (0.2 s) before the
@@ -205,16 +123,6 @@ def test_requests_that_waited_in_the_backlog_are_refused_unread_and_probes_answe
     assert log.count("refused unread") == 1
     assert "503 overloaded: 1 request(s) refused unread" in log
     assert "Traceback" not in log
-
-
-def test_an_answer_counts_against_the_budget_until_it_is_written() -> None:
-    budget = worker.Budget(1000)
-    turns = worker.Turns(lambda environ, start: [b"12345", b"678"], wait=1, budget=budget)
-    answer = turns({"REQUEST_METHOD": "POST"}, lambda status, headers: None)
-    assert list(answer) == [b"12345", b"678"] and budget.held == 8
-    answer.close()  # type: ignore[attr-defined]
-    assert budget.held == 0
-    assert budget.take(1000) and not budget.take(1)
 
 
 @pytest.mark.parametrize("value", ["abc", "0", "-1", "nan", "inf"])

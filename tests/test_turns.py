@@ -1,0 +1,169 @@
+"""The worker's turns at the CPU (service.worker.Turns), in process: who computes when.
+
+Greenlets stand for requests; nothing here needs a server. tests/test_serving.py drills the
+same worker through a real gunicorn.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+import gevent
+import orjson
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from service import worker
+from service.api.lane import PAUSE
+
+from .test_openapi_spec import validator
+
+PROBLEM = validator("/components/schemas/Problem")
+
+
+def test_a_request_without_a_turn_is_answered_503_with_retry_after() -> None:
+    budget = worker.Budget(1000)
+    turns = worker.Turns(lambda environ, start: [b"scored"], wait=0.01, budget=budget)
+    assert turns.take(turns.scores, None)  # another request is computing
+    seen: dict[str, Any] = {}
+    body = turns(
+        {"REQUEST_METHOD": "POST", "HTTP_X_REQUEST_ID": "bad id!"},
+        lambda status, headers: seen.update(status=status, headers=dict(headers)),
+    )
+    document = orjson.loads(b"".join(body))
+    PROBLEM.validate(document)
+    assert seen["status"] == "503 Service Unavailable"
+    assert seen["headers"]["Retry-After"] == "1"
+    assert document["code"] == "overloaded"
+    assert seen["headers"]["X-Request-ID"] == document["request_id"] != "bad id!"
+    assert turns.waited(turns.scores) == 0.0  # the one that gave up left the line
+
+
+def test_scores_go_before_a_paused_batch_and_batches_run_one_at_a_time() -> None:
+    done: list[str] = []
+
+    def app(environ: dict[str, Any], start_response: Any) -> list[bytes]:
+        name = environ["name"]
+        if environ["PATH_INFO"] != worker.BATCH_PATH:
+            done.append(name)
+            return [b""]
+        for step in range(3):
+            done.append(f"{name}{step}")
+            environ[PAUSE]()
+        return [b""]
+
+    turns = worker.Turns(app, wait=10, budget=worker.Budget(1000))
+
+    def request(name: str, path: str) -> gevent.Greenlet:
+        environ = {"REQUEST_METHOD": "POST", "PATH_INFO": path, "name": name}
+        return gevent.spawn(lambda: list(turns(environ, lambda status, headers: None)))
+
+    gevent.joinall(
+        [
+            request("A", worker.BATCH_PATH),  # computes first, pauses while others arrive
+            request("B", worker.BATCH_PATH),
+            request("s", "/v1/score"),
+            request("t", "/v1/waits"),
+        ],
+        timeout=5,
+        raise_error=True,
+    )
+    # A gives its turn to the scores that wait at its second pause; B starts when A is done.
+    assert done == ["A0", "A1", "s", "t", "A2", "B0", "B1", "B2"]
+    assert turns.holder is None
+
+
+@pytest.mark.parametrize(
+    ("waiting", "first"),
+    [
+        ({"paused": 0.01, "scores": 0.0, "batches": 0.5}, "scores"),
+        ({"paused": 0.2, "scores": 0.0}, "paused"),  # paused for longer than the wait
+        ({"paused": 0.01, "batches": 0.5}, "paused"),  # one batch at a time
+        ({"batches": 0.0, "scores": 0.0}, "scores"),
+        ({"batches": 0.0}, "batches"),
+    ],
+)
+def test_the_turn_goes_to_scores_then_the_paused_batch_then_a_new_one(
+    waiting: dict[str, float], first: str
+) -> None:
+    turns = worker.Turns(lambda environ, start: [], wait=0.1, budget=worker.Budget(1000))
+    assert turns.take(turns.scores, None)
+    gone = worker.Waiter(0.0)
+    gone.gone = True  # a score that gave up waiting is passed over
+    turns.scores.append(gone)
+    now = time.monotonic()
+    waiters = {line: worker.Waiter(now - ago) for line, ago in waiting.items()}
+    for line, waiter in waiters.items():
+        getattr(turns, line).append(waiter)
+    turns.give()
+    assert [line for line, waiter in waiters.items() if waiter.event.is_set()] == [first]
+    assert turns.holder is waiters[first].greenlet
+
+
+def test_an_answer_counts_against_the_budget_until_it_is_written() -> None:
+    budget = worker.Budget(1000)
+    turns = worker.Turns(lambda environ, start: [b"12345", b"678"], wait=1, budget=budget)
+    answer = turns({"REQUEST_METHOD": "POST"}, lambda status, headers: None)
+    assert list(answer) == [b"12345", b"678"] and budget.held == 8
+    answer.close()  # type: ignore[attr-defined]
+    assert budget.held == 0
+    assert budget.take(1000) and not budget.take(1)
+
+
+# A request: a batch or not, milliseconds after the start it arrives, steps it computes.
+REQUESTS = st.lists(
+    st.tuples(st.booleans(), st.integers(0, 4), st.integers(1, 4)), min_size=1, max_size=10
+)
+
+
+@settings(max_examples=60, deadline=None)
+@given(REQUESTS, st.sampled_from([0.003, 10.0]))
+def test_turns_never_overlap_and_every_request_ends(
+    requests: list[tuple[bool, int, int]], wait: float
+) -> None:
+    """Whatever arrives when: one computes at a time, one batch at a time, nothing is left
+    waiting, and with a long enough wait every request is computed."""
+    computing: list[str] = []  # requests computing now, not paused
+    batches: set[str] = set()  # batches started and not done
+    seen: list[str] = []
+
+    def app(environ: dict[str, Any], start_response: Any) -> list[bytes]:
+        name, steps = environ["name"], environ["steps"]
+        batch = environ["PATH_INFO"] == worker.BATCH_PATH
+        batches.update({name} if batch else set())
+        for step in range(steps):
+            computing.append(name)
+            seen.append(f"{name} {len(computing)} {len(batches)}")
+            time.sleep(0.0005)  # CPU work: no other greenlet runs meanwhile
+            computing.remove(name)
+            if batch and step < steps - 1:
+                environ[PAUSE]()
+        batches.discard(name)
+        start_response("200 OK", [])
+        return [b"computed"]
+
+    turns = worker.Turns(app, wait=wait, budget=worker.Budget(10**6))
+
+    def request(index: int, batch: bool, after: int, steps: int) -> bytes:
+        gevent.sleep(after / 1000)
+        environ = {
+            "REQUEST_METHOD": "POST",
+            "PATH_INFO": worker.BATCH_PATH if batch else "/v1/score",
+            "name": f"r{index}",
+            "steps": steps,
+        }
+        return b"".join(turns(environ, lambda status, headers: None))
+
+    greenlets = [gevent.spawn(request, i, *spec) for i, spec in enumerate(requests)]
+    gevent.joinall(greenlets, timeout=10, raise_error=True)
+    answers = [greenlet.value for greenlet in greenlets]
+    assert all(greenlet.dead for greenlet in greenlets)  # none left waiting
+    assert all(line.endswith(" 1 0") or line.endswith(" 1 1") for line in seen), seen
+    assert turns.holder is None and not turns.paused
+    assert not [w for w in (*turns.scores, *turns.batches) if not w.gone]
+    if wait == 10.0:
+        assert answers == [b"computed"] * len(requests)
+    for answer in answers:
+        assert answer == b"computed" or orjson.loads(answer)["code"] == "overloaded"
