@@ -80,6 +80,22 @@ def exchange(port: int, raw: bytes, seconds: float = 10) -> bytes:
         return read_until_closed(sock, seconds)
 
 
+def read_answer(sock: socket.socket, seconds: float = 10) -> bytes:
+    """One whole answer (its Content-Length) on a connection that stays open."""
+    data = b""
+    sock.settimeout(seconds)
+    while True:
+        top, found, rest = data.partition(b"\r\n\r\n")
+        if found:
+            sizes = [line for line in top.lower().split(b"\r\n") if b"content-length:" in line]
+            if len(rest) >= int(sizes[0].split(b":")[1]):
+                return data
+        chunk = sock.recv(1 << 16)
+        if not chunk:
+            return data
+        data += chunk
+
+
 def read_until_closed(sock: socket.socket, seconds: float) -> bytes:
     chunks = []
     deadline = time.monotonic() + seconds
