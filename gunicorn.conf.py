@@ -16,7 +16,7 @@ Kubernetes and a developer's shell.
     ZJ_CLIENT_TIMEOUT  seconds a client has to send a request's headers, then its body, and
                        to take each part of the answer; also the keep-alive idle time (10)
     ZJ_QUEUE_TIMEOUT   seconds a request may wait for its turn before a 503 overloaded; one
-                       that waited half of it to be read is refused at once (0.2)
+                       that waited half of it in the listen backlog is refused unread (0.2)
     ZJ_BUFFER_BYTES    bytes of request bodies and answers one worker holds at most (8 MiB)
     ZJ_METRICS         1 (default): GET /metrics, counted across the workers; 0: off
 
@@ -55,7 +55,7 @@ workers = setting(settings.WEB_CONCURRENCY)  # default: the CPUs usable by this 
 # worker stops accepting and new connections wait in the backlog.
 worker_connections = 2000
 # Connections the kernel queues before a worker accepts them. A request that waits there for
-# half of ZJ_QUEUE_TIMEOUT is refused, unread, once a worker takes it (service/worker.py).
+# half of ZJ_QUEUE_TIMEOUT is refused unread once a worker takes it (service/worker.py).
 backlog = 2048
 
 # Import the app once in the master and fork the workers from it: workers share the loaded

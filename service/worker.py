@@ -16,10 +16,9 @@ and what was measured. What it adds to gunicorn's own gevent worker:
   background work that steps aside for them every few milliseconds. GET requests (probes, the
   catalogue) skip the queue, so ``/livez`` answers while the worker is saturated. A request
   is answered 503 ``overloaded`` with ``Retry-After`` when its wait would be too long: at the
-  door, if it has already waited half of ``ZJ_QUEUE_TIMEOUT`` to be read (in the kernel's
-  listen backlog or socket buffer, counted from the kernel's arrival stamp, plus the wait
-  ahead of it here), unread on a new connection, and its connection closed; in the queue, if
-  its turn has not come within ``ZJ_QUEUE_TIMEOUT``.
+  door, unread, if it has already waited half of ``ZJ_QUEUE_TIMEOUT`` (in the kernel's listen
+  backlog, counted from the kernel's arrival stamp, plus the wait ahead of it here); in the
+  queue, if its turn has not come within ``ZJ_QUEUE_TIMEOUT``.
 * **Memory is bounded.** Request bodies and computed responses held by a worker (read but not
   yet scored, or scored but not yet taken by the client) are counted against
   ``ZJ_BUFFER_BYTES``; past it, new bodies are refused with a 503.
@@ -168,7 +167,6 @@ class Turns:
     def __init__(self, app: App, wait: float, budget: Budget) -> None:
         self.app = app
         self.wait = wait
-        self.door = wait / 2  # see refuses()
         self.budget = budget
         self.holder: Any = None  # the greenlet computing, if any
         self.scores: deque[Waiter] = deque()  # requests waiting for their turn
@@ -177,10 +175,9 @@ class Turns:
 
     def __call__(self, environ: dict[str, Any], start_response: StartResponse) -> Iterable[bytes]:
         environ[PAUSE] = self.pause
-        method, path = environ["REQUEST_METHOD"], environ.get("PATH_INFO", "")
-        if method in QUEUELESS:
+        if environ["REQUEST_METHOD"] in QUEUELESS:
             return self.app(environ, start_response)  # cheap: probes never queue
-        if not self.take(self.line(path), self.wait):
+        if not self.take(self.line(environ.get("PATH_INFO", "")), self.wait):
             return _overloaded(environ, start_response, f"no turn within {self.wait:g} s")
         try:
             answer = self.app(environ, start_response)
@@ -195,14 +192,6 @@ class Turns:
         held = sum(len(chunk) for chunk in chunks)
         self.budget.force(held)
         return _Held(chunks, self.budget, held)
-
-    def refuses(self, method: str, path: str, age: float) -> bool:
-        """The door: whether a request that has waited ``age`` seconds to be read (in the
-        kernel, then in the worker) is refused at once. Yes if that and the wait ahead of it
-        are over half the queue's wait: it would most likely see the rest run out too."""
-        if method in QUEUELESS:
-            return False
-        return age + self.waited(self.line(path)) > self.door
 
     def line(self, path: str) -> deque[Waiter]:
         """Where a request to ``path`` waits for its turn."""
@@ -346,9 +335,11 @@ class Worker(GeventWorker):  # type: ignore[misc]  # gunicorn is untyped
         # The app's own body limit (ZJ_MAX_CONTENT_LENGTH), enforced here before the upload.
         self.max_body: int = app.config["MAX_CONTENT_LENGTH"]
         self.wsgi = Turns(app, setting(QUEUE_TIMEOUT), self.budget)
-        # The door (Turns.refuses): a refusal costs a peek or a parse, a send and a close.
+        # The door (handle): a request whose wait so far plus the wait ahead of it is over
+        # half its time is refused unread, for the cost of a peek and a send.
+        self.door = self.wsgi.wait / 2
         self.door_answer = problem_bytes(
-            _overload_problem(f"requests wait over {self.wsgi.door:g} s for a turn")
+            _overload_problem(f"requests wait over {self.door:g} s for a turn")
         )
         self.shed = 0  # requests refused at the door since the last log line about them
         self.shed_logged = 0.0
@@ -360,30 +351,32 @@ class Worker(GeventWorker):  # type: ignore[misc]  # gunicorn is untyped
 
     def handle(self, listener: Any, client: Any, addr: Any) -> None:
         request = _peek(client)
-        if request is not None and self.wsgi.refuses(*request):
-            self._shed(client, request)
-            return
+        if request is not None and request.method not in QUEUELESS:
+            # Its wait so far (in the kernel's backlog, then here) and the wait ahead of it.
+            ahead = self.wsgi.waited(self.wsgi.line(request.path))
+            if request.age + ahead > self.door:
+                self._shed(client, request)
+                return
         client.setblocking(1)
         # No single read or write may stall longer (a client that stops reading its answer);
         # a little over the header deadline, so that one fires first while reading headers.
         client.settimeout(self.client_timeout + 1)
-        super(GeventWorker, self).handle(listener, Stamped(client), addr)
+        super(GeventWorker, self).handle(listener, client, addr)
 
     def _shed(self, client: Any, request: Arrival) -> None:
-        """Answers 503 a request that would wait too long, and closes its connection: before
-        reading it if it is a new connection's, else before its body and its turn. Under
-        overload refusing must cost far less than serving (a request read, parsed and then
-        refused after its wait cost as much as one scored, and new connections piled up in
-        the kernel's backlog for seconds: measured)."""
+        """Answers 503 a request that would wait too long, before reading it: under overload,
+        refusing must cost far less than serving (a request read, parsed and then refused
+        after its wait cost as much as one scored, and new connections piled up in the
+        kernel's backlog for seconds: measured)."""
         metrics.outside(request.path, request.method, 503, "overloaded")
         self.shed += 1
         now = time.monotonic()
         if now - self.shed_logged >= 1:  # one line a second at most, not one per refusal
             self.log.warning(
-                "503 overloaded: %d request(s) refused at the door since the last such line"
+                "503 overloaded: %d request(s) refused unread since the last such line"
                 " (waits over %g s)",
                 self.shed,
-                self.wsgi.door,
+                self.door,
             )
             self.shed, self.shed_logged = 0, now
         client.settimeout(self.client_timeout)
@@ -401,14 +394,6 @@ class Worker(GeventWorker):  # type: ignore[misc]  # gunicorn is untyped
             pass  # the client left: nothing is owed
 
     def handle_request(self, listener_name: Any, req: Any, sock: Any, addr: Any) -> bool:
-        if sock.arrived:  # requests after a connection's first, or that came after it was taken
-            request = Arrival(req.method or "", req.path or "", time.time() - sock.arrived)
-            if self.wsgi.refuses(*request):
-                # Closed, not kept: the client comes back through the door, and the worker
-                # does not keep serving a crowd of persistent connections round after round
-                # (1,500 of them looping scores kept /livez waiting 0.9 s; closed, 6 ms).
-                self._shed(sock, request)
-                raise StopIteration()
         if req.req_number >= REQUESTS_PER_CONNECTION:
             req.must_close = True  # answered with Connection: close (gunicorn's own flag)
         held = 0
@@ -501,37 +486,13 @@ def _peek(client: Any) -> Arrival | None:
     target, space, _ = rest.partition(b" ")
     if not space:
         return None
-    arrived = _arrived(ancillary)
-    age = time.time() - arrived if arrived else 0.0
-    path = target.partition(b"?")[0]
-    return Arrival(method.decode("latin-1"), path.decode("latin-1"), age)
-
-
-def _arrived(ancillary: list[tuple[int, int, bytes]]) -> float:
-    """When the bytes read reached this machine (the wall clock), from the kernel's stamp
-    among a read's ancillary data; 0 if there is none."""
+    age = 0.0
     for level, kind, data in ancillary:
         if level == socket.SOL_SOCKET and kind == SO_TIMESTAMPNS:
             seconds, nanoseconds = _TIMESPEC.unpack_from(data)
-            return float(seconds + nanoseconds / 1e9)
-    return 0.0
-
-
-class Stamped:
-    """A client's socket whose reads note when the bytes they return arrived (``arrived``):
-    on a persistent connection, the door learns how long each request waited to be read."""
-
-    def __init__(self, sock: Any) -> None:
-        self.sock = sock
-        self.arrived = 0.0
-
-    def recv(self, size: int) -> bytes:
-        data, ancillary, _, _ = self.sock.recvmsg(size, _STAMP_SPACE)
-        self.arrived = _arrived(ancillary)
-        return bytes(data)
-
-    def __getattr__(self, name: str) -> Any:
-        return getattr(self.sock, name)
+            age = time.time() - seconds - nanoseconds / 1e9  # both the wall clock
+    path = target.partition(b"?")[0]
+    return Arrival(method.decode("latin-1"), path.decode("latin-1"), age)
 
 
 def _declared_length(req: Any) -> int | None:
