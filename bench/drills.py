@@ -15,7 +15,8 @@ stops by itself, and the server is stopped in a ``finally``.
                ``/livez`` stays under 1 s at p99 and the excess is shed with 503 + Retry-After.
                Then single scores on new connections, faster than the server answers them
                beside batches: each is answered 200 or 503 within 1 s at p99, and so is
-               ``/livez``.
+               ``/livez``. Then 1,000 persistent connections looping scores and GETs: every
+               request answered, ``/livez`` within 1 s at p99.
 (5) framing:   malformed chunking, conflicting lengths, a body cut short, an over-limit
                ``Expect: 100-continue``: 4xx problem documents, no traceback in the log.
 """
@@ -26,6 +27,7 @@ import argparse
 import http.client
 import itertools
 import json
+import selectors
 import socket
 import subprocess
 import sys
@@ -43,11 +45,15 @@ from .faults import Drill
 
 CLIENT_TIMEOUT = 2.0  # seconds, for the drills: the slow clients' dance repeats within a drill
 MEMORY_BOUND_MIB = 100
-# New connections a second, each a single score, in the overload drill: about what two workers
-# beside batches answer on the 2-core build machine, so that some runs shed. At 6,000/s, 4 of
-# 9 runs fell into a state where the workers ran batches flat out while new connections
-# waited seconds in the backlog (docs/PERFORMANCE.md, session 7): not solved yet.
-STORM_RATE = 4500
+# New connections a second, each a single score, in the overload drill: more than two workers
+# beside batches answer on the 2-core build machine, so that they shed. Before a worker took
+# up to 64 waiting connections per turn of its loop (16), 4 of 9 runs at this rate fell into
+# a state where new connections waited seconds in a full backlog (docs/PERFORMANCE.md).
+STORM_RATE = 6000
+# Persistent connections looping requests in the overload drill: before each of their requests
+# waited for the loop to come round, 1,000 of them held a worker's loop for seconds at a time
+# and /livez on a new connection waited p50 1.5-3 s (docs/PERFORMANCE.md, session 8).
+CROWD = 1000
 ENV = {"ZJ_CLIENT_TIMEOUT": str(CLIENT_TIMEOUT)}
 
 
@@ -401,13 +407,15 @@ def memory(seconds: float = 12) -> Drill:
 
 
 def overload(seconds: float = 5, clients: int = 16) -> Drill:
-    """(4) Three floods in turn, each while ``/livez`` is probed: ``clients`` loops of legal
+    """(4) Four floods in turn, each while ``/livez`` is probed: ``clients`` loops of legal
     1000-item batches; the same with invalid items; single scores on new connections at
-    ``STORM_RATE``/s beside two loops of legal batches."""
+    ``STORM_RATE``/s beside two loops of legal batches; ``CROWD`` persistent connections
+    looping scores and GETs."""
     phases = {
         "legal_batches": [("legal", clients)],
         "invalid_batches": [("invalid", clients)],
         "scores_beside_batches": [("legal", 2), ("scores", STORM_RATE)],
+        "persistent_connections": [("crowd", CROWD)],
     }
     outcomes: dict[str, list[tuple[str, dict[str, Any]]]] = {}
     seen: dict[str, Probes] = {}
@@ -429,14 +437,16 @@ def overload(seconds: float = 5, clients: int = 16) -> Drill:
         pod = sum(server.pss_kib(pid) for pid in [srv.pid, *srv.workers()])
         log = srv.log()
     reports = [pair for pairs in outcomes.values() for pair in pairs]
-    batches = [report for name, report in reports if name != "scores"]
+    batches = [report for name, report in reports if name in ("legal", "invalid")]
     [scores] = [report for name, report in reports if name == "scores"]
+    [crowded] = [report for name, report in reports if name == "crowd"]
     ok = all(p.failed == 0 and p.quantile(0.99) < 1.0 for p in seen.values())
     ok = ok and "Traceback" not in log and not any("error" in o for o in batches)
     ok = ok and peak < MEMORY_BOUND_MIB * 1024
     ok = ok and all(o.get("503", 0) == o.get("retry_after", 0) for o in batches)
     # Every score answered, with a 200 or a 503, and soon: shed, not queued for seconds.
     ok = ok and scores["failed"] == 0 and scores["answered_p99_ms"] < 1000
+    ok = ok and "failed" not in crowded and crowded.get("200", 0) > 0
     facts: dict[str, Any] = {}
     for phase, pairs in outcomes.items():
         facts[f"livez_under_{phase}"] = seen[phase].summary()
@@ -465,6 +475,63 @@ def storm(port: int, seconds: float, rate: int) -> dict[str, Any]:
         "failed": run.errors - run.shed,
         "answered_p99_ms": round(run.answered_p99_ms, 1),
     }
+
+
+def crowd(port: int, seconds: float, connections: int) -> dict[str, Any]:
+    """``connections`` persistent connections, each sending its next request as soon as the
+    last is answered, for ``seconds``: half of them loop single scores, half the catalogue (a
+    GET). A connection the server closes (after its last answer) is dialled again. One
+    ``selectors`` loop: a thread per connection would cost more than the server."""
+    requests = [
+        fixedrate.raw_request(server.HOST, port, "POST", "/v1/score", SCORE_BODY, close=False),
+        fixedrate.raw_request(server.HOST, port, "GET", "/v1/patterns", b"", close=False),
+    ]
+    outcomes: dict[str, int] = {}
+    selector = selectors.DefaultSelector()
+
+    def count(key: str) -> None:
+        outcomes[key] = outcomes.get(key, 0) + 1
+
+    def dial(index: int) -> None:
+        sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+        sock.setblocking(False)
+        sock.connect_ex((server.HOST, port))
+        selector.register(sock, selectors.EVENT_WRITE, (index, bytearray()))
+
+    for index in range(connections):
+        dial(index)
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        for key, events in selector.select(0.1):
+            sock, (index, received) = key.fileobj, key.data
+            try:
+                if events & selectors.EVENT_WRITE:  # connected: the first request
+                    sock.sendall(requests[index % 2])
+                    selector.modify(sock, selectors.EVENT_READ, key.data)
+                    continue
+                chunk = sock.recv(65536)
+            except OSError:
+                chunk = b""
+            received += chunk
+            status = fixedrate.response_status(bytes(received))
+            if status is not None:
+                count(str(status))
+            elif chunk:
+                continue  # more of the answer to come
+            else:
+                count("failed")  # closed or reset with no answer
+            closing = status is None or b"connection: close" in received.lower()
+            received.clear()
+            if closing:
+                selector.unregister(sock)
+                sock.close()
+                dial(index)
+            else:
+                sock.sendall(requests[index % 2])  # small: fits the socket's buffer
+    for key in list(selector.get_map().values()):
+        key.fileobj.close()  # type: ignore[union-attr]
+    selector.close()
+    return outcomes
 
 
 def flood(body: bytes, port: int, seconds: float, clients: int) -> dict[str, int]:
@@ -555,6 +622,7 @@ ATTACKS: dict[str, Callable[..., dict[str, Any]]] = {
         batch_body([invalid_item(k) for k in range(1000)]), port, seconds, clients
     ),
     "scores": storm,
+    "crowd": crowd,
 }
 
 

@@ -39,9 +39,12 @@ class RateFigures:
     client_cpu: float  # share of one core the client itself used
 
 
-def raw_request(host: str, port: int, method: str, path: str, body: bytes) -> bytes:
+def raw_request(
+    host: str, port: int, method: str, path: str, body: bytes, close: bool = True
+) -> bytes:
+    connection = "Connection: close\r\n" if close else ""
     head = (
-        f"{method} {path} HTTP/1.1\r\nHost: {host}:{port}\r\nConnection: close\r\n"
+        f"{method} {path} HTTP/1.1\r\nHost: {host}:{port}\r\n{connection}"
         f"Content-Type: application/json\r\nContent-Length: {len(body)}\r\n\r\n"
     )
     return head.encode() + body
@@ -56,7 +59,7 @@ class _Exchange:
     sent: bool = False
 
 
-def _status(buffer: bytes) -> int | None:
+def response_status(buffer: bytes) -> int | None:
     """The status once the whole response is in (Content-Length), else None."""
     end = buffer.find(b"\r\n\r\n")
     if end < 0:
@@ -137,7 +140,7 @@ def run(
                 finish(exchange, None)
                 continue
             exchange.received += chunk
-            status = _status(bytes(exchange.received))
+            status = response_status(bytes(exchange.received))
             if status is not None:
                 finish(exchange, status)
             elif not chunk:

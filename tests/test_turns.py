@@ -112,6 +112,35 @@ def test_an_answer_counts_against_the_budget_until_it_is_written() -> None:
     assert budget.take(1000) and not budget.take(1)
 
 
+@pytest.mark.parametrize("busy", [False, True])
+def test_a_free_turn_waits_for_the_loop_to_poll_only_once_the_loop_has_been_busy(
+    busy: bool,
+) -> None:
+    done: list[str] = []
+
+    def app(environ: dict[str, Any], start_response: Any) -> list[bytes]:
+        done.append(environ["name"])
+        return [b""]
+
+    turns = worker.Turns(app, wait=10, budget=worker.Budget(1000))
+
+    def request(name: str) -> None:
+        list(turns({"REQUEST_METHOD": "POST", "name": name}, lambda status, headers: None))
+
+    # A request that the loop would run, were A to give it the chance (read in the same pass).
+    later = gevent.spawn(request, "B")
+    # Busy, the loop last looked for I/O over a slice ago; else it just did (stamped ahead, so
+    # that a stall of a loaded machine between here and the request cannot make it busy).
+    turns.polled = time.monotonic() + (-2 * worker.SLICE if busy else 60)
+    polled = turns.polled
+    request("A")
+    later.join(timeout=5)
+    # Busy, A held the turn while the loop polled (the watcher stamped it) and B queued behind.
+    assert done == ["A", "B"]
+    assert later.successful() and turns.holder is None
+    assert (turns.polled > polled) is busy
+
+
 # A request: a batch or not, milliseconds after the start it arrives, steps it computes.
 REQUESTS = st.lists(
     st.tuples(st.booleans(), st.integers(0, 4), st.integers(1, 4)), min_size=1, max_size=10
