@@ -496,14 +496,14 @@ def crowd(port: int, seconds: float, connections: int) -> dict[str, Any]:
         sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
         sock.setblocking(False)
         sock.connect_ex((server.HOST, port))
-        selector.register(sock, selectors.EVENT_WRITE, (index, bytearray()))
+        selector.register(sock, selectors.EVENT_WRITE, (index, sock, bytearray()))
 
     for index in range(connections):
         dial(index)
     deadline = time.monotonic() + seconds
     while time.monotonic() < deadline:
         for key, events in selector.select(0.1):
-            sock, (index, received) = key.fileobj, key.data
+            index, sock, received = key.data
             try:
                 if events & selectors.EVENT_WRITE:  # connected: the first request
                     sock.sendall(requests[index % 2])
@@ -529,7 +529,7 @@ def crowd(port: int, seconds: float, connections: int) -> dict[str, Any]:
             else:
                 sock.sendall(requests[index % 2])  # small: fits the socket's buffer
     for key in list(selector.get_map().values()):
-        key.fileobj.close()  # type: ignore[union-attr]
+        key.data[1].close()
     selector.close()
     return outcomes
 
