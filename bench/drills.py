@@ -479,12 +479,14 @@ def storm(port: int, seconds: float, rate: int) -> dict[str, Any]:
 
 def crowd(port: int, seconds: float, connections: int) -> dict[str, Any]:
     """``connections`` persistent connections, each sending its next request as soon as the
-    last is answered, for ``seconds``: half of them loop single scores, half the catalogue (a
-    GET). A connection the server closes (after its last answer) is dialled again. One
-    ``selectors`` loop: a thread per connection would cost more than the server."""
+    last is answered, for ``seconds``: a third of them loop single scores, a third the
+    catalogue, a third ``/livez`` (which skips the turns). A connection the server closes
+    (after its last answer) is dialled again. One ``selectors`` loop: a thread per connection
+    would cost more than the server."""
     requests = [
         fixedrate.raw_request(server.HOST, port, "POST", "/v1/score", SCORE_BODY, close=False),
         fixedrate.raw_request(server.HOST, port, "GET", "/v1/patterns", b"", close=False),
+        fixedrate.raw_request(server.HOST, port, "GET", "/livez", b"", close=False),
     ]
     outcomes: dict[str, int] = {}
     selector = selectors.DefaultSelector()
@@ -506,7 +508,7 @@ def crowd(port: int, seconds: float, connections: int) -> dict[str, Any]:
             index, sock, received = key.data
             try:
                 if events & selectors.EVENT_WRITE:  # connected: the first request
-                    sock.sendall(requests[index % 2])
+                    sock.sendall(requests[index % len(requests)])
                     selector.modify(sock, selectors.EVENT_READ, key.data)
                     continue
                 chunk = sock.recv(65536)
@@ -527,7 +529,7 @@ def crowd(port: int, seconds: float, connections: int) -> dict[str, Any]:
                 sock.close()
                 dial(index)
             else:
-                sock.sendall(requests[index % 2])  # small: fits the socket's buffer
+                sock.sendall(requests[index % len(requests)])  # small: fits the socket's buffer
     for key in list(selector.get_map().values()):
         key.data[1].close()
     selector.close()

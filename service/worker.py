@@ -11,14 +11,16 @@ and what was measured. What it adds to gunicorn's own gevent worker:
 * **Framing faults are the client's.** A broken chunked body or a body cut short is a 400
   ``bad_request``; an ``Expect: 100-continue`` upload over the limit is a 413 before a byte
   of it is sent; an over-limit body is refused as soon as it is known to be one.
-* **One request computes at a time, scores first, and nothing waits long.** Requests with a
-  body take turns at the CPU (``Turns``): scoring requests in order of arrival, batches as
-  background work that steps aside for them every few milliseconds. GET requests (probes, the
-  catalogue) skip the queue, so ``/livez`` answers while the worker is saturated. A request
-  is answered 503 ``overloaded`` with ``Retry-After`` when its wait would be too long: at the
-  door, unread, if it has already waited half of ``ZJ_QUEUE_TIMEOUT`` (in the kernel's listen
-  backlog, counted from the kernel's arrival stamp, plus the wait ahead of it here); in the
-  queue, if its turn has not come within ``ZJ_QUEUE_TIMEOUT``.
+* **One request computes at a time, scores first, and nothing waits long.** Requests take
+  turns at the CPU (``Turns``): scoring requests and GETs in order of arrival, batches as
+  background work that steps aside for them every few milliseconds. Probes and scrapes
+  (``/livez``, ``/readyz``, ``/metrics``) skip the queue, so ``/livez`` answers while the
+  worker is saturated. A request with a body is answered 503 ``overloaded`` with
+  ``Retry-After`` when its wait would be too long: at the door, unread, if it has already
+  waited half of ``ZJ_QUEUE_TIMEOUT`` (in the kernel's listen backlog, counted from the
+  kernel's arrival stamp, plus the wait ahead of it here); in the queue, if its turn has not
+  come within ``ZJ_QUEUE_TIMEOUT``. No run of requests keeps the worker's loop from looking
+  for new connections for more than a few milliseconds (``Turns.share_loop``).
 * **Memory is bounded.** Request bodies and computed responses held by a worker (read but not
   yet scored, or scored but not yet taken by the client) are counted against
   ``ZJ_BUFFER_BYTES``; past it, new bodies are refused with a 503.
@@ -89,8 +91,12 @@ SLICE: Final = 0.010
 # computes how long to wait, so that the poll does not block: libev rounds a wait under 1 ms
 # up to 1 ms (at 0.1 ms, a batch's pauses left the worker idle: 37,086 hands/s against 46,577).
 RESUME: Final = 1e-6
-# Methods whose requests skip the queue (Turns), and so are never refused at the door.
-QUEUELESS: Final = frozenset({"GET", "HEAD", "OPTIONS"})
+# Paths whose requests skip the queue (Turns): probes, which must answer while the worker is
+# saturated (the API's promise for /livez), and the scrapes that show the saturation.
+UNQUEUED: Final = frozenset({"/livez", "/readyz", "/metrics"})
+# Methods without a body: the door lets them in, and they wait for their turn with no time
+# limit (they are cheap, and the API answers them without 503s).
+BODILESS: Final = frozenset({"GET", "HEAD", "OPTIONS"})
 
 
 def problem_answer(
@@ -159,14 +165,17 @@ class Budget:
 
 
 class Turns:
-    """WSGI middleware: requests with a body compute one at a time, after a bounded wait.
+    """WSGI middleware: requests compute one at a time, probes and scrapes aside (``UNQUEUED``).
 
-    A request waits for its first turn at most ``wait`` seconds, then is answered 503. Scoring
-    requests go first, in order of arrival. A batch is background work: it starts when none
-    waits, one batch at a time, and gives its turn away at each of its pauses (every few
-    milliseconds) while scoring requests wait; it resumes when none is left, or once it has
-    been paused for ``wait``, so that it always moves on. A single score thus waits for the
-    scores ahead of it, not for a thousand hands.
+    A request with a body waits for its first turn at most ``wait`` seconds, then is answered
+    503; one without (a GET of the catalogue) waits for its turn, however long. Scoring
+    requests and GETs go first, each in order of arrival, taking turns when both wait: a crowd
+    of either leaves the other half of the turns (GETs queued with the scores, 1,500
+    connections looping scores and GETs held every score past its wait: 503s for 80% of
+    them). A batch is background work: it starts when none waits, one batch at a time, and
+    gives its turn away at each of its pauses (every few milliseconds) while others wait; it
+    resumes when none is left, or once it has been paused for ``wait``, so that it always
+    moves on. A single score thus waits for the requests ahead of it, not for a thousand hands.
 
     Each computed answer is held in memory until the client has taken it, so its size counts
     against the worker's budget until the server closes the answer.
@@ -180,6 +189,8 @@ class Turns:
         self.scores: deque[Waiter] = deque()  # requests waiting for their turn
         self.batches: deque[Waiter] = deque()  # batches waiting to start
         self.paused: deque[Waiter] = deque()  # the batch that gave its turn away, if any
+        self.gets: deque[Waiter] = deque()  # requests without a body waiting for their turn
+        self.get_next = False  # when scores and GETs both wait, a GET goes next
         # When the loop last looked for I/O: stamped by a watcher run right after each poll.
         self.polled = time.monotonic()
         self.poll_watcher = gevent.get_hub().loop.check(ref=False)
@@ -187,9 +198,14 @@ class Turns:
 
     def __call__(self, environ: dict[str, Any], start_response: StartResponse) -> Iterable[bytes]:
         environ[PAUSE] = self.pause
-        if environ["REQUEST_METHOD"] in QUEUELESS:
-            return self.app(environ, start_response)  # cheap: probes never queue
-        if not self.take(self.line(environ.get("PATH_INFO", "")), self.wait):
+        path = environ.get("PATH_INFO", "")
+        if path in UNQUEUED:
+            return self.app(environ, start_response)
+        if environ["REQUEST_METHOD"] in BODILESS:
+            line, wait = self.gets, None
+        else:
+            line, wait = self.line(path), self.wait
+        if not self.take(line, wait):
             return _overloaded(environ, start_response, f"no turn within {self.wait:g} s")
         try:
             answer = self.app(environ, start_response)
@@ -256,18 +272,24 @@ class Turns:
     def _next(self) -> deque[Waiter] | None:
         if self.paused and self.paused[0].since + self.wait <= time.monotonic():
             return self.paused
-        if _first(self.scores) is not None:
+        score, get = _first(self.scores), _first(self.gets)
+        if score is not None or get is not None:
+            if get is not None and (score is None or self.get_next):
+                self.get_next = False
+                return self.gets
+            self.get_next = get is not None
             return self.scores
         if self.paused:
             return self.paused
         return self.batches if _first(self.batches) is not None else None
 
     def pause(self) -> None:
-        """Between a batch's steps: scoring requests waiting for a turn go first, and the
-        worker polls its sockets (new requests, probes). A timer, not sleep(0), which only
+        """Between a batch's steps: scoring requests and GETs waiting for a turn go first, and
+        the worker polls its sockets (new requests, probes). A timer, not sleep(0), which only
         runs greenlets already woken (a probe waited ~100 ms to be accepted), nor idle(),
         which waits for a quiet loop (a stream of retries starved the batch: measured)."""
-        if self.holder is gevent.getcurrent() and _first(self.scores) is not None:
+        waiting = _first(self.scores) is not None or _first(self.gets) is not None
+        if self.holder is gevent.getcurrent() and waiting:
             self.give()
             self.take(self.paused, None)
         else:
@@ -383,7 +405,7 @@ class Worker(GeventWorker):  # type: ignore[misc]  # gunicorn is untyped
 
     def handle(self, listener: Any, client: Any, addr: Any) -> None:
         request = _peek(client)
-        if request is not None and request.method not in QUEUELESS:
+        if request is not None and request.method not in BODILESS:
             # Its wait so far (in the kernel's backlog, then here) and the wait ahead of it.
             ahead = self.wsgi.waited(self.wsgi.line(request.path))
             if request.age + ahead > self.door:
@@ -428,12 +450,11 @@ class Worker(GeventWorker):  # type: ignore[misc]  # gunicorn is untyped
     def handle_request(self, listener_name: Any, req: Any, sock: Any, addr: Any) -> bool:
         if req.req_number >= REQUESTS_PER_CONNECTION:
             req.must_close = True  # answered with Connection: close (gunicorn's own flag)
-        if req.req_number > 1 and req.method in QUEUELESS:
-            # A persistent client's next GET waits for the loop's callbacks to come round, as
-            # a new connection's first request does (spawned there) and as a request with a
-            # body does (Turns). Answered at once when already there, 1,500 connections looping
-            # GETs held the loop for seconds (/livez on a new connection: p50 0.9 s); waiting
-            # for the loop's timers instead, which all fire in one pass, p50 0.3-0.6 s.
+        if req.req_number > 1 and req.path in UNQUEUED:
+            # A persistent client's next probe waits for the loop's callbacks to come round,
+            # as a new connection's first request does (spawned there); the rest take turns
+            # (Turns.share_loop). Answered at once when already there, 1,500 connections
+            # looping GETs held the loop for seconds (/livez on a new connection: p50 0.9 s).
             gevent.sleep(0)
         held = 0
         try:

@@ -83,6 +83,9 @@ def test_scores_go_before_a_paused_batch_and_batches_run_one_at_a_time() -> None
         ({"paused": 0.01, "batches": 0.5}, "paused"),  # one batch at a time
         ({"batches": 0.0, "scores": 0.0}, "scores"),
         ({"batches": 0.0}, "batches"),
+        ({"paused": 0.01, "gets": 0.0}, "gets"),  # GETs go before batches, as scores do
+        ({"gets": 0.0, "batches": 0.5}, "gets"),
+        ({"gets": 0.5, "scores": 0.0}, "scores"),  # then they take turns (next test)
     ],
 )
 def test_the_turn_goes_to_scores_then_the_paused_batch_then_a_new_one(
@@ -141,19 +144,35 @@ def test_a_free_turn_waits_for_the_loop_to_poll_only_once_the_loop_has_been_busy
     assert (turns.polled > polled) is busy
 
 
-# A request: a batch or not, milliseconds after the start it arrives, steps it computes.
+def test_scores_and_gets_take_turns_when_both_wait() -> None:
+    turns = worker.Turns(lambda environ, start: [], wait=0.1, budget=worker.Budget(1000))
+    assert turns.take(turns.scores, None)
+    waiters = {f"{line} {n}": worker.Waiter(0.0) for line in ("scores", "gets") for n in (1, 2)}
+    for name, waiter in waiters.items():
+        getattr(turns, name.split()[0]).append(waiter)
+    served: list[str] = []
+    for _ in waiters:
+        turns.give()  # hands the turn to one more waiter
+        served += [name for name, w in waiters.items() if w.event.is_set() and name not in served]
+    assert served == ["scores 1", "gets 1", "scores 2", "gets 2"]
+
+
+# A request: a score, a GET or a batch; milliseconds after the start it arrives; the steps
+# it computes.
 REQUESTS = st.lists(
-    st.tuples(st.booleans(), st.integers(0, 4), st.integers(1, 4)), min_size=1, max_size=10
+    st.tuples(st.sampled_from(["score", "get", "batch"]), st.integers(0, 4), st.integers(1, 4)),
+    min_size=1,
+    max_size=10,
 )
 
 
 @settings(max_examples=60, deadline=None)
 @given(REQUESTS, st.sampled_from([0.003, 10.0]))
 def test_turns_never_overlap_and_every_request_ends(
-    requests: list[tuple[bool, int, int]], wait: float
+    requests: list[tuple[str, int, int]], wait: float
 ) -> None:
     """Whatever arrives when: one computes at a time, one batch at a time, nothing is left
-    waiting, and with a long enough wait every request is computed."""
+    waiting, every GET is computed, and with a long enough wait every request is."""
     computing: list[str] = []  # requests computing now, not paused
     batches: set[str] = set()  # batches started and not done
     seen: list[str] = []
@@ -175,11 +194,11 @@ def test_turns_never_overlap_and_every_request_ends(
 
     turns = worker.Turns(app, wait=wait, budget=worker.Budget(10**6))
 
-    def request(index: int, batch: bool, after: int, steps: int) -> bytes:
+    def request(index: int, kind: str, after: int, steps: int) -> bytes:
         gevent.sleep(after / 1000)
         environ = {
-            "REQUEST_METHOD": "POST",
-            "PATH_INFO": worker.BATCH_PATH if batch else "/v1/score",
+            "REQUEST_METHOD": "GET" if kind == "get" else "POST",
+            "PATH_INFO": {"batch": worker.BATCH_PATH, "get": "/v1/patterns"}.get(kind, "/v1/score"),
             "name": f"r{index}",
             "steps": steps,
         }
@@ -191,8 +210,10 @@ def test_turns_never_overlap_and_every_request_ends(
     assert all(greenlet.dead for greenlet in greenlets)  # none left waiting
     assert all(line.endswith(" 1 0") or line.endswith(" 1 1") for line in seen), seen
     assert turns.holder is None and not turns.paused
-    assert not [w for w in (*turns.scores, *turns.batches) if not w.gone]
+    assert not [w for w in (*turns.scores, *turns.gets, *turns.batches) if not w.gone]
     if wait == 10.0:
         assert answers == [b"computed"] * len(requests)
+    gets = [answer for answer, (kind, *_) in zip(answers, requests, strict=True) if kind == "get"]
+    assert gets == [b"computed"] * len(gets)
     for answer in answers:
         assert answer == b"computed" or orjson.loads(answer)["code"] == "overloaded"
