@@ -507,7 +507,7 @@ def crowd(port: int, seconds: float, connections: int) -> dict[str, Any]:
         for key, events in selector.select(0.1):
             index, sock, received = key.data
             try:
-                if events & selectors.EVENT_WRITE:  # connected: the first request
+                if events & selectors.EVENT_WRITE:  # connected, or answered: the next request
                     sock.sendall(requests[index % len(requests)])
                     selector.modify(sock, selectors.EVENT_READ, key.data)
                     continue
@@ -529,7 +529,7 @@ def crowd(port: int, seconds: float, connections: int) -> dict[str, Any]:
                 sock.close()
                 dial(index)
             else:
-                sock.sendall(requests[index % len(requests)])  # small: fits the socket's buffer
+                selector.modify(sock, selectors.EVENT_WRITE, key.data)
     for key in list(selector.get_map().values()):
         key.data[1].close()
     selector.close()

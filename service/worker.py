@@ -171,8 +171,8 @@ class Turns:
     503; one without (a GET of the catalogue) waits for its turn, however long. Scoring
     requests and GETs go first, each in order of arrival, taking turns when both wait: a crowd
     of either leaves the other half of the turns (GETs queued with the scores, 1,500
-    connections looping scores and GETs held every score past its wait: 503s for 80% of
-    them). A batch is background work: it starts when none waits, one batch at a time, and
+    connections looping scores and GETs held most scores past their wait: 503s for 81% of
+    the requests). A batch is background work: it starts when none waits, one batch at a time, and
     gives its turn away at each of its pauses (every few milliseconds) while others wait; it
     resumes when none is left, or once it has been paused for ``wait``, so that it always
     moves on. A single score thus waits for the requests ahead of it, not for a thousand hands.
@@ -201,11 +201,8 @@ class Turns:
         path = environ.get("PATH_INFO", "")
         if path in UNQUEUED:
             return self.app(environ, start_response)
-        if environ["REQUEST_METHOD"] in BODILESS:
-            line, wait = self.gets, None
-        else:
-            line, wait = self.line(path), self.wait
-        if not self.take(line, wait):
+        line = self.line(environ["REQUEST_METHOD"], path)
+        if not self.take(line, None if line is self.gets else self.wait):
             return _overloaded(environ, start_response, f"no turn within {self.wait:g} s")
         try:
             answer = self.app(environ, start_response)
@@ -221,8 +218,10 @@ class Turns:
         self.budget.force(held)
         return _Held(chunks, self.budget, held)
 
-    def line(self, path: str) -> deque[Waiter]:
-        """Where a request to ``path`` waits for its turn."""
+    def line(self, method: str, path: str) -> deque[Waiter]:
+        """Where a request waits for its turn."""
+        if method in BODILESS:
+            return self.gets
         return self.batches if path == BATCH_PATH else self.scores
 
     def waited(self, line: deque[Waiter]) -> float:
@@ -407,7 +406,7 @@ class Worker(GeventWorker):  # type: ignore[misc]  # gunicorn is untyped
         request = _peek(client)
         if request is not None and request.method not in BODILESS:
             # Its wait so far (in the kernel's backlog, then here) and the wait ahead of it.
-            ahead = self.wsgi.waited(self.wsgi.line(request.path))
+            ahead = self.wsgi.waited(self.wsgi.line(request.method, request.path))
             if request.age + ahead > self.door:
                 self._shed(client, request)
                 return
