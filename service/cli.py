@@ -6,6 +6,8 @@
     zj-score score 123m456p789s2355s4s --profiles profiles.json --profile club
     zj-score waits 123m456p789s2355s --seat S   # the tiles a hand one short waits on
     zj-score waits request.json          # a waits request as JSON
+    zj-score waits 13m456p789s1125s5z --visible 2m2m   # not ready: shanten and useful tiles
+    zj-score discards 123m456p789s11234s   # a hand after its draw: each discard analysed
 
 (``python -m service`` is the same command.)
 
@@ -48,20 +50,27 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     commands = parser.add_subparsers(dest="command", required=True)
     score = commands.add_parser("score", help="score a won hand")
-    waits = commands.add_parser("waits", help="the tiles a hand one short waits on")
+    waits = commands.add_parser(
+        "waits", help="the tiles a hand one short waits on, or its shanten and useful tiles"
+    )
+    discards = commands.add_parser(
+        "discards", help="each discard of a hand after its draw: shanten, useful tiles, waits"
+    )
     score.add_argument(
         "source",
         nargs="?",
         default="-",
         help="a JSON request file, - for stdin (default), or the held tiles, e.g. 123m456p55z",
     )
-    waits.add_argument(
-        "source",
-        nargs="?",
-        default="-",
-        help="a JSON request file, - for stdin (default), or the held tiles (13 with the melds)",
-    )
-    for command in (score, waits):
+    for command, size in ((waits, 13), (discards, 14)):
+        command.add_argument(
+            "source",
+            nargs="?",
+            default="-",
+            help=f"a JSON request file, - for stdin (default), or the held tiles ({size} with"
+            " the melds)",
+        )
+    for command in (score, waits, discards):
         hand = command.add_argument_group("friendly form (when SOURCE is tiles)")
         if command is score:
             hand.add_argument(
@@ -89,6 +98,10 @@ def _parser() -> argparse.ArgumentParser:
             hand.add_argument(f"--{flag.replace('_', '-')}", action="store_true")
         hand.add_argument("--flowers", type=_numbers, default=[], metavar="N,N")
         hand.add_argument("--seasons", type=_numbers, default=[], metavar="N,N")
+        if command is not score:
+            hand.add_argument(
+                "--visible", metavar="TILES", help="tiles seen on the table, e.g. 5s5s1z"
+            )
         hand.add_argument("--json", action="store_true", help="print the response JSON instead")
         if command is score:
             command.add_argument(
@@ -186,7 +199,10 @@ def _friendly_request(args: argparse.Namespace, stdin: TextIO) -> dict[str, Any]
     for flag in _WIN_FLAGS:
         if getattr(args, flag):
             win[flag] = True
-    return {"hand": hand, "win": win, "rules": _rules(args, stdin)}
+    request = {"hand": hand, "win": win, "rules": _rules(args, stdin)}
+    if args.command != "score" and args.visible:
+        request["visible"] = args.visible
+    return request
 
 
 def _read(source: str, stdin: TextIO) -> Any:
@@ -252,18 +268,51 @@ def _house_rules(applied: dict[str, Any]) -> str:
 
 
 def describe_waits(response: dict[str, Any]) -> str:
-    """A readable list of a waits response: each tile, what self-draw and discard score."""
+    """A readable list of a waits response: each tile, what self-draw and discard score; for
+    a hand that is not ready, its shanten and the tiles that bring it closer."""
     waits = response["waits"]
     if not waits:
-        return "Waits    none: no tile completes this hand"
+        return "Waits    none: no tile completes this hand\n" + _useful(response)
     lines = [f"Waits    {len(waits)} tile{'s' * (len(waits) != 1)}: "
              + " ".join(w["tile"] for w in waits)]  # fmt: skip
     for w in waits:
-        ways = "  ".join(
-            f"{name} {w[key]['score'] if w[key] is not None else '-':>3}"
-            for name, key in (("self-draw", "self_draw"), ("discard", "discard"))
-        )
-        lines.append(f"  {w['tile']} {w['glyph']}  {w['remaining']} left  {ways}")
+        lines.append(f"  {w['tile']} {w['glyph']}  {w['remaining']} left  {_ways(w)}")
+    return "\n".join(lines)
+
+
+def _ways(wait: dict[str, Any]) -> str:
+    """What a wait scores by self-draw and by discard ('-': not a win the rules allow)."""
+    return "  ".join(
+        f"{name} {wait[key]['score'] if wait[key] is not None else '-':>3}"
+        for name, key in (("self-draw", "self_draw"), ("discard", "discard"))
+    )
+
+
+def _useful(analysis: dict[str, Any]) -> str:
+    """A hand's shanten and useful tiles, on one line."""
+    shanten = analysis["shanten"]
+    state = {-1: "wins", 0: "ready"}.get(shanten, f"{shanten} from ready")
+    useful = " ".join(f"{u['tile']}({u['remaining']})" for u in analysis["useful"])
+    return (
+        f"Shanten  {shanten} ({state}); useful {useful or 'none'},"
+        f" {analysis['useful_remaining']} left"
+    )
+
+
+def describe_discards(response: dict[str, Any]) -> str:
+    """A readable list of a discards response: each discard, best first, and its waits."""
+    shanten = response["shanten"]
+    lines = [f"Shanten  {shanten}" + (" (the hand wins: score it)" if shanten == -1 else "")]
+    for d in response["discards"]:
+        lines.append(f"Discard  {d['tile']} {d['glyph']}  " + _useful(d).removeprefix("Shanten  "))
+        for w in d.get("waits", []):
+            patterns = " ".join(
+                f"{key[0]}:{','.join(w[key]['patterns'])}" for key in ("self_draw", "discard")
+                if w[key] is not None
+            )  # fmt: skip
+            lines.append(
+                f"  wait {w['tile']} {w['glyph']}  {w['remaining']} left  {_ways(w)}  {patterns}"
+            )
     return "\n".join(lines)
 
 
@@ -285,8 +334,7 @@ def main(argv: Sequence[str] | None = None, stdin: TextIO = sys.stdin,
 def _main(argv: Sequence[str] | None, stdin: TextIO, stdout: TextIO) -> int:
     args = _parser().parse_args(argv)
     friendly = _is_tiles(args.source)
-    scoring = args.command == "score"
-    operation: Callable[[Any], dict[str, Any]] = engine.score if scoring else engine.waits
+    operation, describe_answer = _COMMANDS[args.command]
     try:
         profiles.install(args.profiles)
     except profiles.ProfileError as error:
@@ -308,7 +356,14 @@ def _main(argv: Sequence[str] | None, stdin: TextIO, stdout: TextIO) -> int:
             print(json.dumps(problem.body(), ensure_ascii=False, indent=2), file=stdout)
         return 1
     if friendly and not args.json:
-        print(describe(response) if scoring else describe_waits(response), file=stdout)
+        print(describe_answer(response), file=stdout)
     else:
         print(json.dumps(response, ensure_ascii=False, indent=2), file=stdout)
     return 0
+
+
+_COMMANDS: dict[str, tuple[Callable[[Any], dict[str, Any]], Callable[[dict[str, Any]], str]]] = {
+    "score": (engine.score, describe),
+    "waits": (engine.waits, describe_waits),
+    "discards": (engine.discards, describe_discards),
+}

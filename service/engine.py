@@ -12,7 +12,7 @@ from typing import Any
 from . import render
 from .domain import payments as pay
 from .domain import scoring
-from .domain import waits as waiting
+from .domain import analysis
 from .domain.errors import ScoringError
 from .problems import Problem
 from .request import (
@@ -28,7 +28,7 @@ _SCORE = ScoreRequestSchema()
 _WAITS = WaitsRequestSchema()
 _BATCH = BatchRequestSchema()
 
-__all__ = ["MAX_BATCH", "Problem", "batch", "score", "waits"]
+__all__ = ["MAX_BATCH", "Problem", "batch", "discards", "score", "waits"]
 
 
 def score(payload: Any) -> dict[str, Any]:
@@ -49,13 +49,29 @@ def score(payload: Any) -> dict[str, Any]:
 
 
 def waits(payload: Any) -> dict[str, Any]:
-    """POST /v1/waits: every tile completing a hand one short, scored both ways."""
+    """POST /v1/waits: every tile completing a hand one short, scored both ways; the hand's
+    shanten and useful tiles."""
     request = load(_WAITS, payload)
     try:
-        found = waiting.waits(request["hand"], request["win"], request["rules"])
+        found = analysis.waits_analysis(
+            request["hand"], request["win"], request["rules"], request["visible"]
+        )
     except ScoringError as error:
         raise Problem.of(error) from None
-    return render.waits_response(found)
+    return render.waits_response(*found)
+
+
+def discards(payload: Any) -> dict[str, Any]:
+    """POST /v1/discards: a hand after its draw, each discard's shanten, useful tiles and
+    scored waits, best first."""
+    request = load(_WAITS, payload)
+    try:
+        found = analysis.discards(
+            request["hand"], request["win"], request["rules"], request["visible"]
+        )
+    except ScoringError as error:
+        raise Problem.of(error) from None
+    return render.discards_response(*found)
 
 
 def batch(payload: Any, pause: Callable[[], None] | None = None) -> dict[str, Any]:

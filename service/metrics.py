@@ -28,12 +28,14 @@ import time
 from collections.abc import Callable, Iterable
 from typing import Any, Final
 
+from .operations import OPERATIONS
+
 StartResponse = Callable[..., Any]
 App = Callable[[dict[str, Any], StartResponse], Iterable[bytes]]
 
 ROUTES: Final = frozenset(
-    {"/v1/score", "/v1/waits", "/v1/score/batch", "/v1/patterns", "/v1/rules", "/livez",
-     "/readyz", "/openapi.yaml", "/docs", "/docs/", "/metrics"}
+    {*OPERATIONS, "/v1/patterns", "/v1/rules", "/livez", "/readyz", "/openapi.yaml", "/docs",
+     "/docs/", "/metrics"}
 )  # fmt: skip
 METHODS: Final = frozenset(
     {"GET", "HEAD", "POST", "PUT", "DELETE", "CONNECT", "OPTIONS", "TRACE", "PATCH"}

@@ -8,6 +8,7 @@ from .domain import tiles as t
 from .domain.decompose import Arrangement
 from .domain.hand import Rules
 from .domain.scoring import Counted, Score
+from .domain.analysis import Analysis, Discard
 from .domain.waits import Wait
 
 
@@ -106,7 +107,7 @@ def score_response(score: Score, payments: dict[str, int]) -> dict[str, Any]:
     return body
 
 
-def waits_response(waits: list[Wait]) -> dict[str, Any]:
+def waits_response(analysis: Analysis, waits: list[Wait]) -> dict[str, Any]:
     return {
         "waits": [
             {
@@ -117,5 +118,53 @@ def waits_response(waits: list[Wait]) -> dict[str, Any]:
                 "discard": breakdown(wait.discard) if wait.discard else None,
             }
             for wait in waits
+        ],
+        **_analysis(analysis),
+    }
+
+
+def discards_response(shanten: int, discards: list[Discard]) -> dict[str, Any]:
+    return {"shanten": shanten, "discards": [_discard(discard) for discard in discards]}
+
+
+def _discard(discard: Discard) -> dict[str, Any]:
+    rendered = {
+        "tile": t.repeated(discard.tile),
+        "glyph": t.GLYPHS[discard.tile],
+        **_analysis(discard.analysis),
+    }
+    if discard.analysis.shanten == 0:
+        rendered["waits"] = [
+            {
+                "tile": t.repeated(wait.tile),
+                "glyph": t.GLYPHS[wait.tile],
+                "remaining": wait.remaining,
+                "self_draw": _compact(wait.self_draw),
+                "discard": _compact(wait.discard),
+            }
+            for wait in discard.waits
         ]
+    return rendered
+
+
+def _analysis(analysis: Analysis) -> dict[str, Any]:
+    return {
+        "shanten": analysis.shanten,
+        "useful": [
+            {"tile": t.repeated(u.tile), "glyph": t.GLYPHS[u.tile], "remaining": u.remaining}
+            for u in analysis.useful
+        ],
+        "useful_remaining": analysis.useful_remaining,
+    }
+
+
+def _compact(score: Score | None) -> dict[str, Any] | None:
+    """A wait's score in a discard's analysis: what it is worth and which patterns count."""
+    if score is None:
+        return None
+    return {
+        "score": score.score,
+        "points": score.points,
+        "limit": score.limit,
+        "patterns": [counted.pattern.id for counted in score.patterns],
     }

@@ -55,6 +55,7 @@ from gunicorn.workers.ggevent import GeventWorker
 from . import metrics, settings
 from .api.headers import request_id
 from .api.lane import PAUSE
+from .operations import BACKGROUND
 from .problems import Problem
 
 StartResponse = Callable[..., Any]
@@ -82,7 +83,6 @@ _PEEK = 256  # bytes of a request looked at before it is read: its method and pa
 SO_TIMESTAMPNS: Final = 35
 _TIMESPEC = struct.Struct("@qq")  # struct timespec on a 64-bit Linux
 _STAMP_SPACE = socket.CMSG_SPACE(_TIMESPEC.size)
-BATCH_PATH: Final = "/v1/score/batch"  # background work (Turns)
 # Seconds the loop may go without looking for I/O (Turns.share_loop): at 2 ms, 16 persistent
 # connections looping scores were served 5% fewer a second; at 10 ms, within the VM's noise.
 SLICE: Final = 0.010
@@ -222,7 +222,7 @@ class Turns:
         """Where a request waits for its turn."""
         if method in BODILESS:
             return self.gets
-        return self.batches if path == BATCH_PATH else self.scores
+        return self.batches if path in BACKGROUND else self.scores
 
     def waited(self, line: deque[Waiter]) -> float:
         """How long the first request waiting in ``line`` has waited (0: none waits)."""

@@ -94,7 +94,7 @@ def test_requests_that_waited_in_the_backlog_are_refused_unread_and_probes_answe
             sending = threading.Thread(
                 target=uploader.sendall,
                 args=(
-                    drills.head("POST", worker.BATCH_PATH, srv.port, length=len(upload)) + upload,
+                    drills.head("POST", "/v1/score/batch", srv.port, length=len(upload)) + upload,
                 ),
             )
             sending.start()  # blocks until the worker drains it

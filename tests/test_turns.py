@@ -46,7 +46,7 @@ def test_scores_go_before_a_paused_batch_and_batches_run_one_at_a_time() -> None
 
     def app(environ: dict[str, Any], start_response: Any) -> list[bytes]:
         name = environ["name"]
-        if environ["PATH_INFO"] != worker.BATCH_PATH:
+        if environ["PATH_INFO"] != "/v1/score/batch":
             done.append(name)
             return [b""]
         for step in range(3):
@@ -62,8 +62,8 @@ def test_scores_go_before_a_paused_batch_and_batches_run_one_at_a_time() -> None
 
     gevent.joinall(
         [
-            request("A", worker.BATCH_PATH),  # computes first, pauses while others arrive
-            request("B", worker.BATCH_PATH),
+            request("A", "/v1/score/batch"),  # computes first, pauses while others arrive
+            request("B", "/v1/score/batch"),
             request("s", "/v1/score"),
             request("t", "/v1/waits"),
         ],
@@ -179,7 +179,7 @@ def test_turns_never_overlap_and_every_request_ends(
 
     def app(environ: dict[str, Any], start_response: Any) -> list[bytes]:
         name, steps = environ["name"], environ["steps"]
-        batch = environ["PATH_INFO"] == worker.BATCH_PATH
+        batch = environ["PATH_INFO"] == "/v1/score/batch"
         batches.update({name} if batch else set())
         for step in range(steps):
             computing.append(name)
@@ -198,7 +198,7 @@ def test_turns_never_overlap_and_every_request_ends(
         gevent.sleep(after / 1000)
         environ = {
             "REQUEST_METHOD": "GET" if kind == "get" else "POST",
-            "PATH_INFO": {"batch": worker.BATCH_PATH, "get": "/v1/patterns"}.get(kind, "/v1/score"),
+            "PATH_INFO": {"batch": "/v1/score/batch", "get": "/v1/patterns"}.get(kind, "/v1/score"),
             "name": f"r{index}",
             "steps": steps,
         }

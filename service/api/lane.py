@@ -1,8 +1,9 @@
 """The scoring endpoints' lane: their usual requests answered without Flask's request machinery.
 
-``POST /v1/score``, ``/v1/waits`` and ``/v1/score/batch`` sent as ``application/json`` with a
-Content-Length within the limit (what clients send) are answered here, by the same operations
-the Flask routes call (``OPERATIONS``) and with the same problems (errors.py); every other
+The operations' usual requests (``POST /v1/score``, ``/v1/waits``, ... sent as
+``application/json`` with a Content-Length within the limit: what clients send) are answered
+here, by the same operations the Flask routes call (``operations.OPERATIONS``) and with the
+same problems (errors.py); every other
 request, these endpoints' unusual ones included (another media type, a chunked or over-limit
 body, another method), goes on to Flask. Flask's per-request work (contexts, routing, signals,
 its Response) cost three times the scoring itself: with the lane, ``POST /v1/score`` serves
@@ -19,7 +20,8 @@ from typing import Any, Final
 
 import orjson
 
-from .. import engine, metrics
+from .. import metrics
+from ..operations import OPERATIONS, Operation
 from ..problems import Problem
 from . import errors
 from .headers import REQUEST_ID
@@ -51,31 +53,13 @@ def read_declared(environ: dict[str, Any], size: int) -> bytes:
     return data
 
 
-def score(payload: Any, environ: dict[str, Any]) -> dict[str, Any]:
-    answer = engine.score(payload)
-    metrics.scored("score")
-    return answer
-
-
-def waits(payload: Any, environ: dict[str, Any]) -> dict[str, Any]:
-    answer = engine.waits(payload)
-    metrics.scored("waits")
-    return answer
-
-
-def batch(payload: Any, environ: dict[str, Any]) -> dict[str, Any]:
-    pause = environ.get(PAUSE)
-    answer = engine.batch(payload, None if pause is None else _Pacer(pause))
+def run(operation: Operation, payload: Any, environ: dict[str, Any]) -> dict[str, Any]:
+    """``operation`` answered, given the server's pause (if it is background work), counted."""
+    pause = environ.get(PAUSE) if operation.background else None
+    answer = operation.answer(payload, None if pause is None else _Pacer(pause))
     if metrics.current() is not None:
-        metrics.scored("batch", sum(1 for result in answer["results"] if result["status"] == 200))
+        metrics.scored(operation.name, operation.hands(answer))
     return answer
-
-
-OPERATIONS: Final[dict[str, Callable[[Any, dict[str, Any]], dict[str, Any]]]] = {
-    "/v1/score": score,
-    "/v1/waits": waits,
-    "/v1/score/batch": batch,
-}
 
 
 class _Pacer:
@@ -113,7 +97,7 @@ class Lane:
             return self.app(environ, start_response)
         try:
             data = read_declared(environ, int(declared))
-            answer = orjson.dumps(operation(parse(data), environ))
+            answer = orjson.dumps(run(operation, parse(data), environ))
         except Problem as problem:
             return _answer(start_response, problem, environ)
         except Exception:  # a bug: answered as Flask's handler answers it

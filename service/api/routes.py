@@ -10,6 +10,7 @@ from flask import Blueprint, Response, current_app, request
 from werkzeug.exceptions import RequestEntityTooLarge
 
 from .. import catalogue, engine, metrics
+from ..operations import OPERATIONS
 from ..problems import Problem
 from . import lane
 from .headers import REQUEST_ID
@@ -58,13 +59,14 @@ def _no_query(*allowed: str) -> None:
             raise Problem.at("invalid_request", name, "unknown query parameter: remove it")
 
 
-# The scoring endpoints' usual requests take the lane (lane.py) and never reach these; the
-# others (another media type, a chunked body, ...) are read here, then answered alike.
-@bp.post("/v1/score")
-@bp.post("/v1/waits")
-@bp.post("/v1/score/batch")
-def scoring() -> dict[str, Any]:
-    return lane.OPERATIONS[request.path](_body(), request.environ)
+def operate() -> dict[str, Any]:
+    """The operations' requests that the lane (lane.py) leaves to Flask (another media type,
+    a chunked body, ...): read here, then answered alike."""
+    return lane.run(OPERATIONS[request.path], _body(), request.environ)
+
+
+for _path in OPERATIONS:
+    bp.add_url_rule(_path, "operate", operate, methods=["POST"])
 
 
 @bp.get("/v1/patterns")

@@ -207,8 +207,9 @@ class Rules(Value):
         self.profile: Final = profile
 
 
-def declared_melds(hand: Hand, size: int = 14) -> tuple[Meld, ...]:
-    """Check the declared melds, the tile count (``size``) and the copies of each tile."""
+def declared_melds(hand: Hand, size: int = 14, won: bool = True) -> tuple[Meld, ...]:
+    """Check the declared melds, the tile count (``size``) and the copies of each tile;
+    ``won``: the tiles include a winning tile (not so after a draw, for hand analysis)."""
     declared = []
     for index, spec in enumerate(hand.melds):
         fault = _meld_fault(spec)
@@ -221,7 +222,7 @@ def declared_melds(hand: Hand, size: int = 14) -> tuple[Meld, ...]:
     melds = tuple(declared)
     held = len(hand.tiles) + 3 * len(melds)
     if held != size:
-        raise InvalidHand.at("hand.tiles", _count_fault(hand, held, size))
+        raise InvalidHand.at("hand.tiles", _count_fault(hand, held, size, won))
     table = visible(hand.tiles, melds)
     for count in table:  # a native loop, cheaper than max() for the hands that pass
         if count > 4:
@@ -234,7 +235,7 @@ def declared_melds(hand: Hand, size: int = 14) -> tuple[Meld, ...]:
     return melds
 
 
-def _count_fault(hand: Hand, held: int, size: int) -> str:
+def _count_fault(hand: Hand, held: int, size: int, won: bool) -> str:
     """Why ``held`` tiles are not ``size``; one short of a win, whether the winning tile is
     missing from ``tiles``, the likeliest cause (API.md's own example leaves it out)."""
     melds = len(hand.melds)
@@ -243,10 +244,11 @@ def _count_fault(hand: Hand, held: int, size: int) -> str:
         f" meld{'' if melds == 1 else 's'},"
         f" which count as {held} tiles"
     )
-    if size != 14 or held != 13:
+    if not won or size != 14 or held != 13:
         return (
             f"{counted}; it needs {size} (the tiles held"
-            f"{', winning tile included,' if size == 14 else ''} + 3 per meld; a kong counts 3)"
+            f"{', winning tile included,' if won and size == 14 else ''} + 3 per meld; a kong"
+            " counts 3)"
         )
     winning = t.repeated(hand.winning_tile)
     if hand.winning_tile not in hand.tiles:

@@ -1,14 +1,15 @@
-"""Waits: for a hand one tile short, every tile that completes it and what it would score."""
+"""Waits: what a tile completing a hand one short would score, by self-draw and by discard.
+
+Which tiles complete the hand is the analysis's to say (``analysis.py``: a ready hand's useful
+tiles are its waits); this module scores them.
+"""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from . import tiles as t
-from .decompose import is_winning
 from .errors import ScoringError
-from .hand import Hand, Meld, Rules, Win, check_robbed_tile, check_win, declared_melds, visible
-from .patterns import table_for
+from .hand import Hand, Meld, Rules, Win, check_robbed_tile, check_win
 from .scoring import Score, best_score
 
 
@@ -20,14 +21,12 @@ class Wait:
     discard: Score | None
 
 
-def waits(hand: Hand, win: Win, rules: Rules) -> list[Wait]:
-    """Each completing tile, in canonical order, scored by self-draw and by discard.
+def ways_to_win(hand: Hand, melds: tuple[Meld, ...], win: Win, rules: Rules) -> dict[str, Win]:
+    """The wins the context allows, by way (``self_draw``, ``discard``).
 
-    A way of winning the context rules out (``kong_replacement`` forbids a discard,
-    ``robbing_kong`` a self-draw) or one below the minimum is ``None``; a context that rules
-    out both is an error. A tile whose four copies are all in the hand is no wait.
+    A way the context rules out (``kong_replacement`` forbids a discard, ``robbing_kong`` a
+    self-draw) is left out; a context that rules out both is an error.
     """
-    melds = declared_melds(hand, size=13)
     ways: dict[str, Win] = {}
     refusals: list[ScoringError] = []
     for by in ("self_draw", "discard"):
@@ -42,22 +41,22 @@ def waits(hand: Hand, win: Win, rules: Rules) -> list[Wait]:
             ways[by] = candidate
     if not ways:
         raise refusals[0]
-    seen = visible(hand.tiles, melds)
-    held = t.counts(hand.tiles)
-    wins = table_for(rules).wins  # an excluded irregular hand is no way to win
-    found = []
-    for tile in range(t.KINDS):
-        if seen[tile] == 4:
-            continue
-        held[tile] = held[tile] + 1
-        completes = is_winning(held, len(melds), wins)
-        held[tile] = held[tile] - 1
-        if not completes:
-            continue
-        won = hand.replace(tiles=(*hand.tiles, tile), winning_tile=tile)
-        scores = {by: _score_or_none(won, melds, way, rules) for by, way in ways.items()}
-        found.append(Wait(tile, 4 - seen[tile], scores.get("self_draw"), scores.get("discard")))
-    return found
+    return ways
+
+
+def scored_wait(
+    hand: Hand,
+    melds: tuple[Meld, ...],
+    ways: dict[str, Win],
+    rules: Rules,
+    tile: int,
+    remaining: int,
+) -> Wait:
+    """``tile`` completing ``hand`` (one short), scored each way; a way the rules do not allow
+    with that tile (below the minimum, a robbed tile held) is ``None``."""
+    won = hand.replace(tiles=(*hand.tiles, tile), winning_tile=tile)
+    scores = {by: _score_or_none(won, melds, way, rules) for by, way in ways.items()}
+    return Wait(tile, remaining, scores.get("self_draw"), scores.get("discard"))
 
 
 def _score_or_none(hand: Hand, melds: tuple[Meld, ...], win: Win, rules: Rules) -> Score | None:

@@ -125,18 +125,19 @@ class Number(Converter):
 class Tiles(Converter):
     """Tile notation (see ``read_tiles``)."""
 
-    def __init__(self, single: bool) -> None:
+    def __init__(self, single: bool, longest: tuple[int, int]) -> None:
         self.single = single
+        self.longest = longest
 
     def load(self, value: object) -> object:
         try:
-            return read_tiles(value, self.single)
+            return read_tiles(value, self.single, self.longest)
         except t.TileError:
             raise Doubt from None
 
     def explain(self, value: object) -> Messages | None:
         try:
-            read_tiles(value, self.single)
+            read_tiles(value, self.single, self.longest)
         except t.TileError as error:
             return [str(error)]
         return None

@@ -10,6 +10,9 @@ MAX_BATCH: Final = 1000  # items in a batch
 MAX_MELDS: Final = 4  # declared melds in a hand
 MAX_TILE_STRING: Final = 64  # characters of a tile string
 MAX_TILE_LIST: Final = 18  # tiles in a tile list
+# Tiles seen on the table (``visible``, hand analysis): at most 123 can be, beside 13 held.
+MAX_SEEN_STRING: Final = 400  # characters
+MAX_SEEN_LIST: Final = 136  # tiles
 MAX_VALUE: Final = 10_000  # the most a house rule may make a pattern, a chicken hand or the limit
 MAX_ERRORS: Final = 20  # errors a problem lists at most
 MAX_ALTERNATIVES: Final = 5  # other readings an explained score lists at most (API.md)

@@ -3,26 +3,29 @@ a record's fields. The schemas and the fast path both build with these (compiled
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Final
 
 from ..domain import tiles as t
 from ..domain.hand import Hand, MeldSpec, Rules, Win
 from ..domain.rulesets import resolve
 from .limits import MAX_TILE_LIST, MAX_TILE_STRING
 
+HELD: Final = (MAX_TILE_STRING, MAX_TILE_LIST)  # the longest tiles of a hand or a meld
 
-def read_tiles(value: object, single: bool) -> list[int]:
+
+def read_tiles(value: object, single: bool, longest: tuple[int, int] = HELD) -> list[int]:
     """Tiles as JSON gives them: compact notation or a list of single tiles.
 
-    Raises ``TileError`` saying what is wrong; ``single``: exactly one tile.
+    Raises ``TileError`` saying what is wrong; ``single``: exactly one tile; ``longest``: the
+    most characters of a string and tiles of a list.
     """
     if isinstance(value, str):
-        if len(value) > MAX_TILE_STRING:
-            raise t.TileError(f"at most {MAX_TILE_STRING} characters")
+        if len(value) > longest[0]:
+            raise t.TileError(f"at most {longest[0]} characters")
         tiles = t.parse(value)
     elif isinstance(value, list):
-        if len(value) > MAX_TILE_LIST:
-            raise t.TileError(f"at most {MAX_TILE_LIST} tiles")
+        if len(value) > longest[1]:
+            raise t.TileError(f"at most {longest[1]} tiles")
         tiles = t.parse(value)
     else:
         raise t.TileError("tiles are a string like '123m55z' or a list like ['1m', '5z']")

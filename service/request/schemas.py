@@ -20,7 +20,7 @@ from ..domain.rulesets import profile_names
 from ..domain.versions import VERSIONS
 from . import models
 from .fast import shorten
-from .limits import MAX_BATCH, MAX_MELDS, MAX_VALUE
+from .limits import MAX_BATCH, MAX_MELDS, MAX_SEEN_LIST, MAX_SEEN_STRING, MAX_VALUE
 from .models import read_tiles
 
 
@@ -73,13 +73,16 @@ class BoundedList(fields.List):  # type: ignore[type-arg]
 class Tiles(fields.Field[list[int]]):
     """Tiles as compact notation ("123m55z") or a list of single tiles (["1m", "5z"])."""
 
-    def __init__(self, *, single: bool = False, **kwargs: Any) -> None:
+    def __init__(
+        self, *, single: bool = False, longest: tuple[int, int] = models.HELD, **kwargs: Any
+    ) -> None:
         super().__init__(**kwargs)
         self.single = single
+        self.longest = longest
 
     def _deserialize(self, value: Any, attr: Any, data: Any, **kwargs: Any) -> list[int]:
         try:
-            return read_tiles(value, self.single)
+            return read_tiles(value, self.single, self.longest)
         except t.TileError as error:
             raise ValidationError(str(error)) from None
 
@@ -249,9 +252,12 @@ class ScoreRequestSchema(Schema):
 
 
 class WaitsRequestSchema(Schema):
+    """POST /v1/waits (13 tiles) and POST /v1/discards (14): a hand to analyse."""
+
     hand = fields.Nested(WaitingHandSchema, required=True)
     win = fields.Nested(WaitingWinSchema, required=True)
     rules = fields.Nested(RulesSchema, load_default=Rules)
+    visible = Tiles(longest=(MAX_SEEN_STRING, MAX_SEEN_LIST), load_default=list)
 
 
 class BatchRequestSchema(Schema):

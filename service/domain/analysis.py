@@ -1,0 +1,311 @@
+"""Hand analysis (RULES.md §7): how far a hand is from ready, which tiles bring it closer, and
+what each discard of a hand after its draw leaves.
+
+Shanten is counted as a distance: the fewest tiles to add so that a winning hand can be picked
+out of the tiles held and the tiles added, less one. Drawing one of those tiles and discarding
+a tile the winning hand does not use brings the distance down by one, and nothing brings it
+down faster, so the distance less one is the shanten; it is -1 for a hand that already wins.
+
+The regular form is counted a suit at a time, as the standard table methods do: a suit's
+distances (for 0 to 4 sets, with and without the pair) depend only on its nine counts and the
+room its kinds have left, so they are computed once per distinct suit (a bounded ``Memo``) and
+combined across suits by a min-plus sum. Room is 4 less a kind's copies in the melds: a shape
+that would need a fifth copy is no shape, so a "wait" on a tile held four times is none, as
+the rules have it, and no tile of which four are held is useful.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Final
+
+from . import tiles as t
+from .errors import InvalidHand
+from .hand import Hand, Meld, Rules, Win, declared_melds, visible
+from .memo import Memo
+from .patterns import table_for
+from .waits import Wait, scored_wait, ways_to_win
+
+SETS: Final = 4  # a regular hand's sets, melds included
+FAR: Final = 99  # the distance of a shape that cannot be made
+_POWERS: Final = tuple(5**place for place in range(9))
+# A per-suit key: the counts as a base-5 number, the suit above them, and the copies the melds
+# hold above that (zero for a suit the melds do not touch, which is most of them).
+_SUIT: Final = 5**9
+_MELDED: Final = 4 * _SUIT
+
+
+@dataclass(frozen=True, slots=True)
+class Useful:
+    """A tile whose draw lowers the shanten, and how many copies of it are still unseen."""
+
+    tile: int
+    remaining: int
+
+
+@dataclass(frozen=True, slots=True)
+class Analysis:
+    """A 13-tile hand's shanten and useful tiles (its waits, when it is ready)."""
+
+    shanten: int
+    useful: tuple[Useful, ...]
+
+    @property
+    def useful_remaining(self) -> int:
+        return sum(u.remaining for u in self.useful)
+
+
+@dataclass(frozen=True, slots=True)
+class Discard:
+    """What discarding ``tile`` leaves: its analysis and, when it is ready, its waits scored."""
+
+    tile: int
+    analysis: Analysis
+    waits: tuple[Wait, ...]
+
+    def rank(self) -> tuple[int, int, int, int]:
+        """API.md's order: lowest shanten, most useful copies, the best wait, canonical tile."""
+        best = max(
+            (s.score for wait in self.waits for s in (wait.self_draw, wait.discard) if s),
+            default=-1,
+        )
+        return (self.analysis.shanten, -self.analysis.useful_remaining, -best, self.tile)
+
+
+def waits_analysis(
+    hand: Hand, win: Win, rules: Rules, seen: Sequence[int] = ()
+) -> tuple[Analysis, list[Wait]]:
+    """POST /v1/waits: a 13-tile hand's analysis and, for each of its waits, what it scores."""
+    melds = declared_melds(hand, size=13)
+    ways = ways_to_win(hand, melds, win, rules)
+    shape = Shape(melds, table_for(rules).wins)
+    unseen = _unseen(hand.tiles, melds, seen)
+    counts = t.counts(hand.tiles)
+    analysis = shape.analyse(counts, unseen)
+    found = [
+        scored_wait(hand, melds, ways, rules, useful.tile, useful.remaining)
+        for useful in (analysis.useful if analysis.shanten == 0 else ())
+    ]
+    return analysis, found
+
+
+def discards(
+    hand: Hand, win: Win, rules: Rules, seen: Sequence[int] = ()
+) -> tuple[int, list[Discard]]:
+    """POST /v1/discards: a 14-tile hand's shanten (-1 if it wins) and each discard, ranked."""
+    melds = declared_melds(hand, size=14, won=False)
+    ways = ways_to_win(hand, melds, win, rules)
+    shape = Shape(melds, table_for(rules).wins)
+    # The discarded tile counts as seen, so copies are counted with it still in the hand.
+    unseen = _unseen(hand.tiles, melds, seen)
+    counts = t.counts(hand.tiles)
+    found = []
+    for tile in sorted(set(hand.tiles)):
+        counts[tile] -= 1
+        analysis = shape.analyse(counts, unseen)
+        counts[tile] += 1
+        kept = list(hand.tiles)
+        kept.remove(tile)
+        waiting = hand.replace(tiles=tuple(kept))
+        scored = tuple(
+            scored_wait(waiting, melds, ways, rules, useful.tile, useful.remaining)
+            for useful in (analysis.useful if analysis.shanten == 0 else ())
+        )
+        found.append(Discard(tile, analysis, scored))
+    found.sort(key=Discard.rank)
+    shanten = shape.shanten(counts)
+    return shanten, found
+
+
+def _unseen(held: tuple[int, ...], melds: tuple[Meld, ...], seen: Sequence[int]) -> list[int]:
+    """Copies of each kind not in the hand, its melds or ``seen``; a fifth copy is an error."""
+    copies = visible(held, melds)
+    for tile in seen:
+        copies[tile] += 1
+    for tile, count in enumerate(copies):
+        if count > 4:
+            raise InvalidHand.at(
+                "visible",
+                f"{count} copies of {t.repeated(tile)} across the hand, its melds and visible;"
+                " there are only 4",
+            )
+    return [4 - count for count in copies]
+
+
+class Shape:
+    """What the analysis of one hand reads: the room each kind has left beside the melds, the
+    sets the concealed tiles must make, and the irregular forms the rules keep (only without
+    melds)."""
+
+    __slots__ = ("melded", "room", "seven_pairs", "sets", "thirteen_terminals")
+
+    def __init__(self, melds: tuple[Meld, ...], wins: frozenset[str]) -> None:
+        copies = visible((), melds)
+        self.room = [4 - count for count in copies]
+        self.melded = [
+            sum(copies[base + place] * _POWERS[place] for place in range(9 if base < 27 else 7))
+            * _MELDED
+            for base in (0, 9, 18, 27)
+        ]
+        self.sets = SETS - len(melds)
+        self.seven_pairs = not melds and "seven_pairs" in wins
+        self.thirteen_terminals = not melds and "thirteen_terminals" in wins
+
+    def keys(self, counts: list[int]) -> list[int]:
+        """Each suit's key (see ``_SUIT``)."""
+        return [
+            sum(counts[base + place] * _POWERS[place] for place in range(9 if base < 27 else 7))
+            + suit * _SUIT
+            + self.melded[suit]
+            for suit, base in enumerate((0, 9, 18, 27))
+        ]
+
+    def shanten(self, counts: list[int]) -> int:
+        """The hand's shanten: 13 tiles (with the melds), or 14 (-1: it wins)."""
+        return self.distance(counts, self.keys(counts)) - 1
+
+    def distance(self, counts: list[int], keys: list[int]) -> int:
+        best = _regular(keys, self.room, self.sets)
+        if self.seven_pairs:
+            best = min(best, 7 - sum(count // 2 for count in counts))
+        if self.thirteen_terminals:
+            kinds = sum(1 for tile in t.ORPHANS if counts[tile])
+            paired = any(counts[tile] >= 2 for tile in t.ORPHANS)
+            best = min(best, 14 - kinds - paired)
+        return best
+
+    def analyse(self, counts: list[int], unseen: list[int]) -> Analysis:
+        """The analysis of 13 tiles (with the melds): ``counts`` are restored on return."""
+        keys = self.keys(counts)
+        shanten = self.distance(counts, keys) - 1
+        useful = []
+        # Every kind with no tile held within two of it (no honour held, for an honour) is
+        # alike: a group it joins is made of it and drawn tiles only, and such a group helps
+        # wherever it stands. One of them answers for all.
+        lone: bool | None = None
+        for tile in range(t.KINDS):
+            if counts[tile] >= self.room[tile]:
+                continue  # all four copies are in the hand: none to draw
+            suit = tile // 9
+            if self._alone(counts, tile) and not (self.thirteen_terminals and tile in _ORPHANS):
+                if lone is None:
+                    lone = self._lowers(counts, keys, tile, suit, shanten)
+                helps = lone
+            else:
+                helps = self._lowers(counts, keys, tile, suit, shanten)
+            if helps:
+                useful.append(Useful(tile, max(0, unseen[tile])))
+        return Analysis(shanten, tuple(useful))
+
+    def _alone(self, counts: list[int], tile: int) -> bool:
+        """No tile held or melded near ``tile``: nothing it could form a set with."""
+        if tile >= t.EAST:
+            return counts[tile] == 0 and self.room[tile] == 4
+        low = tile - tile % 9
+        return all(
+            counts[near] == 0 and self.room[near] == 4
+            for near in range(max(low, tile - 2), min(low + 9, tile + 3))
+        )
+
+    def _lowers(self, counts: list[int], keys: list[int], tile: int, suit: int, was: int) -> bool:
+        counts[tile] += 1
+        keys[suit] += _POWERS[tile - suit * 9]
+        lowered = self.distance(counts, keys) - 1 < was
+        keys[suit] -= _POWERS[tile - suit * 9]
+        counts[tile] -= 1
+        return lowered
+
+
+_ORPHANS: Final = frozenset(t.ORPHANS)
+
+
+def _regular(keys: list[int], room: list[int], sets: int) -> int:
+    """The distance to ``sets`` sets and a pair from the concealed tiles (the melds are the
+    other sets), by a min-plus sum of the suits' distances."""
+    low = _combined(_suit_distances(keys[0], room), _suit_distances(keys[1], room))
+    high = _combined(_suit_distances(keys[2], room), _suit_distances(keys[3], room))
+    best = FAR
+    for made in range(sets + 1):
+        for pair in (0, 1):
+            cost = low[2 * made + pair] + high[2 * (sets - made) + 1 - pair]
+            if cost < best:
+                best = cost
+    return best
+
+
+def _combined(a: tuple[int, ...], b: tuple[int, ...]) -> tuple[int, ...]:
+    """Two parts' distances as one: index 2 * sets + pair, the cheapest split."""
+    out = [FAR] * 10
+    for index_a in range(10):
+        cost_a = a[index_a]
+        if cost_a >= FAR:
+            continue
+        for index_b in range(10 - index_a):
+            if (index_a & 1) + (index_b & 1) > 1:
+                continue
+            cost = cost_a + b[index_b]
+            if cost < out[index_a + index_b]:
+                out[index_a + index_b] = cost
+    return tuple(out)
+
+
+# Sizes from measurement (docs/PERFORMANCE.md): the suits of 1,000 analyses of varied hands.
+_SUIT_DISTANCES: Final[Memo[int, tuple[int, ...]]] = Memo(50_000)
+
+
+def _suit_distances(key: int, room: list[int]) -> tuple[int, ...]:
+    """One suit's distances, index 2 * sets + pair (sets 0-4, pair 0-1), from its key."""
+    found = _SUIT_DISTANCES.get(key)
+    if found is not None:
+        return found
+    suit = key // _SUIT % 4
+    base = suit * 9
+    size = 9 if suit < 3 else 7
+    place = key % _SUIT
+    counts = []
+    for _ in range(size):
+        counts.append(place % 5)
+        place //= 5
+    return _SUIT_DISTANCES.put(key, distances(counts, room[base : base + size], suit < 3))
+
+
+def distances(counts: list[int], room: list[int], runs: bool) -> tuple[int, ...]:
+    """The fewest tiles to add to one suit's ``counts`` so that j sets and p pairs come out of
+    it, at index 2 * j + p, never using more of a kind than its ``room``.
+
+    A pass over the kinds, lowest first, choosing at each how many chows start there (if
+    ``runs``), whether a pung and whether the pair: the state is the chows still owed a tile
+    here and at the next kind, the sets made and the pair, packed in one int.
+    """
+    states = {0: 0}
+    last = len(counts) - 3
+    for kind, have in enumerate(counts):
+        cap = room[kind]
+        ahead: dict[int, int] = {}
+        for state, spent in states.items():
+            owed_here = state & 7  # chows started two kinds below
+            owed_next = state >> 3 & 7  # chows started one kind below
+            made = state >> 6 & 7
+            paired = state >> 9
+            starts = SETS - made if runs and kind <= last else 0
+            for start in range(starts + 1):
+                for pung in (0, 1):
+                    sets = made + start + pung
+                    if sets > SETS:
+                        break
+                    for pair in range(2 - paired):
+                        use = owed_here + owed_next + start + 3 * pung + 2 * pair
+                        if use > cap:
+                            break
+                        cost = spent + (use - have if use > have else 0)
+                        after = owed_next | start << 3 | sets << 6 | (paired + pair) << 9
+                        if cost < ahead.get(after, FAR):
+                            ahead[after] = cost
+        states = ahead
+    out = [FAR] * 10
+    for state, spent in states.items():
+        index = 2 * (state >> 6 & 7) + (state >> 9)
+        if spent < out[index]:
+            out[index] = spent
+    return tuple(out)
