@@ -22,7 +22,17 @@ import json
 import statistics
 import sys
 
-from . import drills, engine_bench, fixedrate, http_bench, instructions, peer, report, wrk
+from . import (
+    analysis_bench,
+    drills,
+    engine_bench,
+    fixedrate,
+    http_bench,
+    instructions,
+    peer,
+    report,
+    wrk,
+)
 from .report import rate, table, verdict
 
 ENGINE_TARGET = 50_000
@@ -30,6 +40,9 @@ SLOWEST_TARGET_US = 1000
 BATCH_TARGET = 15_000
 SHARE_TARGET = 0.85
 SYNC_TARGET = 1.2
+ANALYSIS_MEDIAN_MS = 2.0
+ANALYSIS_P99_MS = 10.0
+ANALYSIS_IN_SCORES = 100
 
 
 def engine_section(hands: int) -> None:
@@ -86,6 +99,47 @@ def engine_section(hands: int) -> None:
         )
     peer_section(best, max(500, hands // 5))
     instructions_section(max(500, hands // 5))
+    analysis_section()
+
+
+def analysis_section() -> None:
+    figures = analysis_bench.measure()
+    rows = [
+        ["cold pass (caches cleared), mean", f"{figures.cold_ms:,.2f} ms", "", "", ""],
+        [
+            "median",
+            f"{figures.median_ms:,.2f} ms",
+            f"<= {ANALYSIS_MEDIAN_MS:g} ms",
+            f"{figures.median_ms / ANALYSIS_MEDIAN_MS:.2f}",
+            verdict(figures.median_ms <= ANALYSIS_MEDIAN_MS),
+        ],
+        [
+            "p99",
+            f"{figures.p99_ms:,.2f} ms",
+            f"<= {ANALYSIS_P99_MS:g} ms",
+            f"{figures.p99_ms / ANALYSIS_P99_MS:.2f}",
+            verdict(figures.p99_ms <= ANALYSIS_P99_MS),
+        ],
+        [
+            f"median in single scores ({figures.score_median_us:,.1f} µs each)",
+            f"{figures.in_scores:,.1f}",
+            f"<= {ANALYSIS_IN_SCORES}",
+            f"{figures.in_scores / ANALYSIS_IN_SCORES:.2f}",
+            verdict(figures.in_scores <= ANALYSIS_IN_SCORES),
+        ],
+    ]
+    rows += [
+        [f"  {kind}: median / p99", f"{median:,.2f} / {p99:,.2f} ms", "", "", ""]
+        for kind, (median, p99) in figures.by_kind.items()
+    ]
+    print(
+        table(
+            f"Hand analysis: service.engine.discards, 14 tiles, {figures.analyses:,} seeded"
+            " hands (random deals, near-ready, with melds), caches warm",
+            ["figure", "value", "target", "ratio", ""],
+            rows,
+        )
+    )
 
 
 def instructions_section(hands: int) -> None:

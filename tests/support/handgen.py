@@ -577,3 +577,43 @@ def generate_labelled(n: int, seed: int = 0, families: dict[str, int] | None = N
 def generate(n: int, seed: int = 0) -> list[dict[str, Any]]:
     """``n`` distinct legal winning score requests, deterministic for a given ``seed``."""
     return [drawn.payload for drawn in generate_labelled(n, seed)]
+
+
+# Hand analysis (POST /v1/discards): hands after their draw, of the three kinds a trainer
+# meets, in equal parts: random deals (far from ready), near-ready hands (a winning hand with
+# one tile swapped for another) and hands with melds (a winning hand's melds kept, one or
+# two of its concealed tiles swapped).
+ANALYSIS_KINDS = ("deal", "near_ready", "melds")
+
+
+def draw_analysis(rng: Rng, kind: str) -> dict[str, Any]:
+    """One legal /v1/discards request (14 tiles with the melds) of ``kind``."""
+    if kind == "deal":
+        wall = [tile for tile in range(34) for _ in range(4)]
+        return {"hand": {"tiles": compact(sorted(rng.sample(wall, 14)))},
+                "win": {"seat": rng.choice("ESWN")}}  # fmt: skip
+    for _ in range(1000):
+        shape = draw_shape(rng)
+        if kind == "near_ready" or shape.melds:
+            break
+    counts = shape.counts()
+    held = list(shape.concealed)
+    for _ in range(1 if kind == "near_ready" else rng.choice((1, 2))):
+        counts[held.pop(rng.randrange(len(held)))] -= 1
+        tile = rng.choice([tile for tile in range(34) if counts[tile] < 4])
+        counts[tile] += 1
+        held.append(tile)
+    melds = [
+        {"kind": meld_kind, "tiles": compact(tiles), "concealed": hidden}
+        for meld_kind, tiles, hidden in shape.melds
+    ]
+    return {"hand": {"tiles": compact(sorted(held)), "melds": melds},
+            "win": {"seat": rng.choice("ESWN")}}  # fmt: skip
+
+
+def generate_analysis(n: int, seed: int = 0) -> list[tuple[str, dict[str, Any]]]:
+    """``n`` /v1/discards requests as (kind, payload), the kinds in turn, the same for a seed."""
+    rng = random.Random(seed)
+    return [
+        (ANALYSIS_KINDS[i % 3], draw_analysis(rng, ANALYSIS_KINDS[i % 3])) for i in range(n)
+    ]
