@@ -67,6 +67,9 @@ def _score_body() -> bytes:
 
 
 SCORE_BODY = _score_body()
+# One of the longest hand analyses (~1.7 ms compiled): 14 one-suit tiles, every discard ready
+# on several waits, each scored twice.
+ANALYSIS_BODY = json.dumps({"hand": {"tiles": "11123455678999m"}, "win": {"seat": "E"}}).encode()
 
 
 # --- clients ----------------------------------------------------------------------------------
@@ -410,7 +413,7 @@ def overload(seconds: float = 5, clients: int = 16) -> Drill:
     """(4) Four floods in turn, each while ``/livez`` is probed: ``clients`` loops of legal
     1000-item batches; the same with invalid items; single scores on new connections at
     ``STORM_RATE``/s beside two loops of legal batches; ``CROWD`` persistent connections
-    looping scores and GETs."""
+    looping scores, hand analyses and GETs."""
     phases = {
         "legal_batches": [("legal", clients)],
         "invalid_batches": [("invalid", clients)],
@@ -479,12 +482,16 @@ def storm(port: int, seconds: float, rate: int) -> dict[str, Any]:
 
 def crowd(port: int, seconds: float, connections: int) -> dict[str, Any]:
     """``connections`` persistent connections, each sending its next request as soon as the
-    last is answered, for ``seconds``: a third of them loop single scores, a third the
-    catalogue, a third ``/livez`` (which skips the turns). A connection the server closes
+    last is answered, for ``seconds``: a quarter of them loop single scores, a quarter hand
+    analyses (a long one), a quarter the catalogue and a quarter ``/livez`` (which skips the
+    turns). A connection the server closes
     (after its last answer) is dialled again. One ``selectors`` loop: a thread per connection
     would cost more than the server."""
     requests = [
         fixedrate.raw_request(server.HOST, port, "POST", "/v1/score", SCORE_BODY, close=False),
+        fixedrate.raw_request(
+            server.HOST, port, "POST", "/v1/discards", ANALYSIS_BODY, close=False
+        ),
         fixedrate.raw_request(server.HOST, port, "GET", "/v1/patterns", b"", close=False),
         fixedrate.raw_request(server.HOST, port, "GET", "/livez", b"", close=False),
     ]

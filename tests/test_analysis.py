@@ -365,3 +365,19 @@ def test_suit_distances_by_hand() -> None:
     # alone, a pair needs another 1m (room 1 allows it), a pung does not fit.
     assert distances([1, 0, 0, 0, 0, 0, 0, 0, 0], [2] + [4] * 8, True)[1] == 1
     assert distances([1, 0, 0, 0, 0, 0, 0, 0, 0], [2] + [4] * 8, True)[2] == 2  # 123m
+
+
+@settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(hands(14), st.randoms(use_true_random=False))
+def test_the_order_of_the_tiles_never_changes_the_analysis(
+    hand: tuple[list[int], tuple[Meld, ...]], rng: Any
+) -> None:
+    counts, melds = hand
+    tiles = [tile for tile in range(t.KINDS) for _ in range(counts[tile])]
+    declared = [{"kind": meld.kind, "tiles": t.compact(meld.tiles)} for meld in melds]
+    body = {"hand": {"tiles": t.compact(tiles), "melds": declared}, "win": {"seat": "W"}}
+    rng.shuffle(tiles)
+    rng.shuffle(declared)
+    shuffled = {"hand": {"tiles": [t.repeated(tile) for tile in tiles], "melds": declared},
+                "win": {"seat": "W"}}  # fmt: skip
+    assert engine.discards(shuffled) == engine.discards(body)

@@ -44,6 +44,7 @@ from werkzeug.test import EnvironBuilder
 
 from service import engine
 from service.domain import tiles as t
+from service.operations import OPERATIONS
 from service.problems import Problem
 from service.request import (
     MAX_ERRORS,
@@ -76,7 +77,7 @@ CODES = {
           "below_minimum"},
 }  # fmt: skip
 SCORE_CODES = CODES[422]
-POST_PATHS = ("/v1/score", "/v1/waits", "/v1/score/batch")
+POST_PATHS = tuple(OPERATIONS)
 
 FIXED_SCORE_REQUESTS = [
     EXAMPLE,
@@ -151,6 +152,16 @@ def to_waits(request: dict[str, Any]) -> dict[str, Any]:
     }
     rest = {key: value for key, value in request.items() if key != "explain"}  # score only
     return {**rest, "hand": hand, "win": win}
+
+
+def to_discards(request: dict[str, Any]) -> dict[str, Any]:
+    """The discards request of a won hand: its 14 tiles as after the draw, the table's tiles
+    seen (``visible``: a copy of each of the hand's first three kinds not held four times)."""
+    waits = to_waits(request)
+    hand = {**waits["hand"], "tiles": request["hand"]["tiles"]}
+    counts = t.counts(tuple(t.parse(hand["tiles"])))
+    seen = [tile for tile in sorted(set(t.parse(hand["tiles"]))) if counts[tile] < 3][:3]
+    return {**waits, "hand": hand, "visible": t.compact(seen)}
 
 
 def valid_score_requests() -> st.SearchStrategy[dict[str, Any]]:
@@ -537,11 +548,14 @@ def test_loader_engine_and_fast_path_on_wrong_values_everywhere() -> None:
     def check(request: dict[str, Any], values: list[Any], data: st.DataObject) -> None:
         nonlocal seen, fast_hits
         waits = to_waits(request)
+        discards = to_discards(request)
         assert check_load(SCORE_SCHEMA, engine.score, request)
         assert check_load(WAITS_SCHEMA, engine.waits, waits)
+        assert check_load(WAITS_SCHEMA, engine.discards, discards)
         for schema, operation, document in (
             (SCORE_SCHEMA, engine.score, request),
             (WAITS_SCHEMA, engine.waits, waits),
+            (WAITS_SCHEMA, engine.discards, discards),
         ):
             variants = [*at_every_field(document, values)]
             variants += [data.draw(mutated(document)) for _ in range(3)]
@@ -561,6 +575,7 @@ def test_fast_path_matches_marshmallow_on_valid_requests() -> None:
     def check(request: dict[str, Any]) -> None:
         assert check_fast_path(SCORE_SCHEMA, request)
         assert check_fast_path(WAITS_SCHEMA, to_waits(request))
+        assert check_fast_path(WAITS_SCHEMA, to_discards(request))
 
     check()
 
@@ -608,24 +623,22 @@ def spliced(draw: st.DrawFn, text: bytes) -> bytes:
 
 @st.composite
 def http_requests(draw: st.DrawFn) -> list[tuple[str, str, bytes]]:
-    """Four requests around one legal hand: a mutated score body, a mutated waits body, a
-    batch of both and the hand, and one of them spliced, cut short or replaced by bytes."""
+    """Five requests around one legal hand: a mutated score, waits and discards body, a
+    batch of score, waits and the hand, and one of them spliced, cut short or replaced by
+    bytes."""
     request = copy.deepcopy(draw(st.sampled_from(POOL)))
     score = draw(st.one_of(st.just(request), mutated(request)))
     waits = draw(st.one_of(st.just(to_waits(request)), mutated(to_waits(request))))
+    discards = draw(st.one_of(st.just(to_discards(request)), mutated(to_discards(request))))
     batch = {"items": [score, waits, request]}
     if draw(st.booleans()):
         batch = draw(mutated(batch))
-    path, document = draw(
-        st.sampled_from([("/v1/score", score), ("/v1/waits", waits), ("/v1/score/batch", batch)])
-    )
+    documents = {"/v1/score": score, "/v1/waits": waits, "/v1/discards": discards,
+                 "/v1/score/batch": batch}  # fmt: skip
+    assert set(documents) == set(OPERATIONS), "a new operation wants its bodies here"
+    path, document = draw(st.sampled_from(sorted(documents.items())))
     broken = draw(st.one_of(spliced(dumps(document)), st.binary(max_size=64)))
-    calls = [
-        ("/v1/score", dumps(score)),
-        ("/v1/waits", dumps(waits)),
-        ("/v1/score/batch", dumps(batch)),
-        (path, broken),
-    ]
+    calls = [*((where, dumps(body)) for where, body in documents.items()), (path, broken)]
     return [(path, draw(CONTENT_TYPE), body) for path, body in calls]
 
 
@@ -649,7 +662,7 @@ def test_http_layer_on_generated_bodies(app: Flask) -> None:
                         check_problem(result["body"], result["status"])
 
     check()
-    assert sum(statuses.values()) >= 3_200, statuses
+    assert sum(statuses.values()) >= 4_000, statuses
     assert {200, 400, 415, 422} <= set(statuses), statuses
 
 

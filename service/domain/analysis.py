@@ -282,35 +282,43 @@ def distances(counts: list[int], room: list[int], runs: bool) -> tuple[int, ...]
 
     A pass over the kinds, lowest first, choosing at each how many chows start there (if
     ``runs``), whether a pung and whether the pair: the state is the chows still owed a tile
-    here and at the next kind, the sets made and the pair, packed in one int.
+    here and at the next kind, the sets made and the pair, packed in one int (10 bits).
     """
-    states = {0: 0}
+    # The states reached so far, and the fewest tiles added to reach each (FAR: not reached).
+    states = [0]
+    costs = [FAR] * 1024
+    costs[0] = 0
     last = len(counts) - 3
     for kind, have in enumerate(counts):
         cap = room[kind]
-        ahead: dict[int, int] = {}
-        for state, spent in states.items():
-            owed_here = state & 7  # chows started two kinds below
-            owed_next = state >> 3 & 7  # chows started one kind below
+        reached: list[int] = []
+        ahead = [FAR] * 1024
+        for state in states:
+            spent = costs[state]
+            owed = (state & 7) + (state >> 3 & 7)  # tiles of this kind the open chows need
             made = state >> 6 & 7
             paired = state >> 9
             starts = SETS - made if runs and kind <= last else 0
-            for start in range(starts + 1):
+            for start in range(min(starts, cap - owed) + 1):
                 for pung in (0, 1):
                     sets = made + start + pung
                     if sets > SETS:
                         break
                     for pair in range(2 - paired):
-                        use = owed_here + owed_next + start + 3 * pung + 2 * pair
+                        use = owed + start + 3 * pung + 2 * pair
                         if use > cap:
                             break
                         cost = spent + (use - have if use > have else 0)
-                        after = owed_next | start << 3 | sets << 6 | (paired + pair) << 9
-                        if cost < ahead.get(after, FAR):
+                        after = (state >> 3 & 7) | start << 3 | sets << 6 | (paired + pair) << 9
+                        if cost < ahead[after]:
+                            if ahead[after] == FAR:
+                                reached.append(after)
                             ahead[after] = cost
-        states = ahead
+        states = reached
+        costs = ahead
     out = [FAR] * 10
-    for state, spent in states.items():
+    for state in states:
+        spent = costs[state]
         index = 2 * (state >> 6 & 7) + (state >> 9)
         if spent < out[index]:
             out[index] = spent

@@ -257,7 +257,7 @@ class WaitsRequestSchema(Schema):
     hand = fields.Nested(WaitingHandSchema, required=True)
     win = fields.Nested(WaitingWinSchema, required=True)
     rules = fields.Nested(RulesSchema, load_default=Rules)
-    visible = Tiles(longest=(MAX_SEEN_STRING, MAX_SEEN_LIST), load_default=list)
+    visible = Tiles(longest=(MAX_SEEN_STRING, MAX_SEEN_LIST), load_default=tuple)
 
 
 class BatchRequestSchema(Schema):
