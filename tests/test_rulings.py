@@ -186,9 +186,20 @@ def test_ruling_07_thirteen_terminals_no_mixed_greater_terminals() -> None:
 
 
 def test_ruling_07_thirteen_terminals_v251() -> None:
-    # v2.51: 10.1 320, alone
+    # v2.51: 10.1 320, alone; its Concealed Hand (§4.5) is held, not counted
     result = score_hand(THIRTEEN, "7z", rules=RULES_2_51)
-    check(result, {"10.1": 320}, 320, "single_pattern")
+    check(result, {"10.1": 320}, 320, "single_pattern", ("1.2",))
+
+
+def test_ruling_05_thirteen_terminals_is_concealed_hand_v251() -> None:
+    # v2.51 counts 1.2 on Thirteen Terminals: it shows where the limit is raised (10.1 320 +
+    # 1.2 5 = 325 under a limit of 400) or 10.1 is valued lower (100 + 5 = 105)
+    raised = {**RULES_2_51, "limit": 400}
+    check(score_hand(THIRTEEN, "7z", rules=raised), {"10.1": 320, "1.2": 5}, 325)
+    lowered = {**RULES_2_51, "values": {"10.1": 100}}
+    check(score_hand(THIRTEEN, "1m", "discard", rules=lowered), {"10.1": 100, "1.2": 5}, 105)
+    # v3.3 never counts it (1.2 is "a regular hand which is concealed")
+    check(score_hand(THIRTEEN, "7z", rules={"limit": 400}), {"10.1": 160}, 160)
 
 
 # ---- 8: Nine-Tile Straight -------------------------------------------------------------------
@@ -508,7 +519,7 @@ def test_thirteen_terminals_with_blessing_of_heaven() -> None:
 def test_v251_thirteen_terminals_with_blessing_tie_goes_to_lowest_id() -> None:
     # v2.51: 9.4.1 320 and 10.1 320 tie; the lower id in the official numbering is 9.4.1
     result = score_hand(THIRTEEN, "7z", seat="E", first_turn=True, rules=RULES_2_51)
-    check(result, {"9.4.1": 320}, 320, "single_pattern", ("10.1",))
+    check(result, {"9.4.1": 320}, 320, "single_pattern", ("1.2", "10.1"))
 
 
 def test_limit_nine_gates() -> None:

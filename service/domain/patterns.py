@@ -547,7 +547,7 @@ def _p(
 
 CATALOGUE: tuple[Pattern, ...] = (
     _p("1.1", "All Sequences", "平和", "Four chows and a pair; no condition on the pair, the wait or concealment.", all_sequences, needs=CHOWS_4, example=Example("123m456p23478955s", "4s")),
-    _p("1.2", "Concealed Hand", "門前清", "A regular hand with no exposed meld; winning on a discard and concealed kongs are fine. In v2.51 Seven Pairs is always concealed too.", concealed_hand, needs=CONCEALED, example=Example("123456m789p23499s", "9s", seat="S", discarder="W")),
+    _p("1.2", "Concealed Hand", "門前清", "A regular hand with no exposed meld; winning on a discard and concealed kongs are fine. In v2.51 Seven Pairs and Thirteen Terminals are always concealed too.", concealed_hand, needs=CONCEALED, example=Example("123456m789p23499s", "9s", seat="S", discarder="W")),
     _p("1.3", "No Terminals", "斷么九", "Only number tiles 2 to 8: no terminals, no honours.", no_terminals, forms=ANY_FORM, needs=ONLY_MIDDLE, example=Example("234m345p45667888s", "8s")),
     _p("2.1.1", "Mixed One-Suit", "混一色", "Number tiles of one suit, plus honour tiles.", mixed_one_suit, forms=ANY_FORM, needs=ONE_SUIT, example=Example("123345789m11155z", "5z")),
     _p("2.1.2", "Pure One-Suit", "清一色", "Number tiles of one suit only.", pure_one_suit, forms=ANY_FORM, needs=ONE_SUIT, example=Example("12334555567789p", "9p")),

@@ -52,8 +52,9 @@ VERSIONS: Final = {
         Version(
             "2.51",
             V3_3 | V2_51_CHANGES,
-            # RULES.md §4.5: in v2.51 Seven Pairs is always a Concealed Hand too.
-            forms={"1.2": frozenset({"standard", "seven_pairs"})},
+            # RULES.md §4.5: in v2.51 Seven Pairs is always a Concealed Hand too, and so is
+            # Thirteen Terminals, which cannot be melded.
+            forms={"1.2": frozenset({"standard", "seven_pairs", "thirteen_terminals"})},
         ),
     )
 }
