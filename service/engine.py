@@ -10,16 +10,17 @@ from collections.abc import Callable
 from typing import Any
 
 from . import render
+from .domain import analysis, claims, scoring, sheets
 from .domain import payments as pay
-from .domain import scoring
-from .domain import analysis
 from .domain.errors import ScoringError
 from .problems import Problem
 from .request import (
     MAX_ALTERNATIVES,
     MAX_BATCH,
     BatchRequestSchema,
+    ClaimRequestSchema,
     ScoreRequestSchema,
+    SettleRequestSchema,
     WaitsRequestSchema,
     load,
 )
@@ -27,8 +28,10 @@ from .request import (
 _SCORE = ScoreRequestSchema()
 _WAITS = WaitsRequestSchema()
 _BATCH = BatchRequestSchema()
+_CLAIM = ClaimRequestSchema()
+_SETTLE = SettleRequestSchema()
 
-__all__ = ["MAX_BATCH", "Problem", "batch", "discards", "score", "waits"]
+__all__ = ["MAX_BATCH", "Problem", "batch", "claim", "discards", "score", "settle", "waits"]
 
 
 def score(payload: Any) -> dict[str, Any]:
@@ -59,6 +62,30 @@ def waits(payload: Any) -> dict[str, Any]:
     except ScoringError as error:
         raise Problem.of(error) from None
     return render.waits_response(*found)
+
+
+def claim(payload: Any) -> dict[str, Any]:
+    """POST /v1/claim: a hand scored from its claimed patterns, and the payments."""
+    request = load(_CLAIM, payload)
+    rules = request["rules"]
+    try:
+        claimed = claims.claim(tuple(request["patterns"]), request["win"], rules)
+    except ScoringError as error:
+        raise Problem.of(error) from None
+    return render.claim_response(claimed, pay.payments(claimed.score, request["win"], rules))
+
+
+def settle(payload: Any, pause: Callable[[], None] | None = None) -> dict[str, Any]:
+    """POST /v1/settle: a session's hands settled by player, and the totals; ``pause`` as for
+    a batch."""
+    request = load(_SETTLE, payload)
+    try:
+        settled, totals = sheets.settle(
+            request.get("players"), request["hands"], request["rules"], pause
+        )
+    except ScoringError as error:
+        raise Problem.of(error) from None
+    return render.settle_response(request["rules"], settled, totals)
 
 
 def discards(payload: Any) -> dict[str, Any]:

@@ -38,6 +38,10 @@ def _each_scored(answer: dict[str, Any]) -> int:
     return sum(1 for result in answer["results"] if result["status"] == 200)
 
 
+def _each_won(answer: dict[str, Any]) -> int:
+    return sum(1 for hand in answer["hands"] if "winner" in hand)
+
+
 OPERATIONS: Final = {
     operation.path: operation
     for operation in (
@@ -46,7 +50,9 @@ OPERATIONS: Final = {
         Operation(
             "/v1/discards", "discards", lambda payload, pause: engine.discards(payload), _one
         ),
+        Operation("/v1/claim", "claim", lambda payload, pause: engine.claim(payload), _one),
         Operation("/v1/score/batch", "batch", engine.batch, _each_scored, background=True),
+        Operation("/v1/settle", "settle", engine.settle, _each_won, background=True),
     )
 }
 BACKGROUND: Final = frozenset(path for path, op in OPERATIONS.items() if op.background)

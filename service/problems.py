@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any, Final
 
 from . import render
+from .domain.claims import ClaimBelowMinimum
 from .domain.errors import ScoringError
 from .domain.scoring import BelowMinimum
 
@@ -23,6 +24,7 @@ KINDS: Final = {
     "invalid_hand": (422, "Impossible hand"),
     "invalid_context": (422, "Inconsistent win context"),
     "not_a_winning_hand": (422, "Not a winning hand"),
+    "invalid_claim": (422, "No hand holds these patterns"),
     "below_minimum": (422, "Hand below the minimum"),
     "not_found": (404, "Not found"),
     "method_not_allowed": (405, "Method not allowed"),
@@ -65,7 +67,11 @@ class Problem(Exception):
     @classmethod
     def of(cls, error: ScoringError) -> Problem:
         """The answer to a domain error; below the minimum, it shows the hand's breakdown."""
-        breakdown = render.breakdown(error.score) if isinstance(error, BelowMinimum) else None
+        breakdown = None
+        if isinstance(error, BelowMinimum):
+            breakdown = render.breakdown(error.score)
+        elif isinstance(error, ClaimBelowMinimum):
+            breakdown = render.claim_breakdown(error.claimed)
         return cls(error.code, error.detail, error.errors, breakdown=breakdown)
 
     @property

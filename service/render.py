@@ -5,10 +5,12 @@ from __future__ import annotations
 from typing import Any
 
 from .domain import tiles as t
+from .domain.analysis import Analysis, Discard
+from .domain.claims import Claimed
 from .domain.decompose import Arrangement
 from .domain.hand import Rules
 from .domain.scoring import Counted, Score
-from .domain.analysis import Analysis, Discard
+from .domain.sheets import Settled
 from .domain.waits import Wait
 
 
@@ -90,14 +92,17 @@ def reading(score: Score) -> dict[str, Any]:
 
 def breakdown(score: Score) -> dict[str, Any]:
     """The score response without payments (waits, and below-minimum problems)."""
+    return {"rules": rules(score.situation.rules), "hand": _hand(score), **_tally(score)}
+
+
+def _tally(result: Score | Claimed) -> dict[str, Any]:
+    """What a scored hand or claim counts, and is worth."""
     return {
-        "rules": rules(score.situation.rules),
-        "hand": _hand(score),
-        "patterns": [_pattern(c) for c in score.patterns],
-        "not_counted": [_pattern(c) for c in score.not_counted],
-        "points": score.points,
-        "limit": score.limit,
-        "score": score.score,
+        "patterns": [_pattern(c) for c in result.patterns],
+        "not_counted": [_pattern(c) for c in result.not_counted],
+        "points": result.points,
+        "limit": result.limit,
+        "score": result.score,
     }
 
 
@@ -168,3 +173,26 @@ def _compact(score: Score | None) -> dict[str, Any] | None:
         "limit": score.limit,
         "patterns": [counted.pattern.id for counted in score.patterns],
     }
+
+
+def claim_breakdown(claimed: Claimed) -> dict[str, Any]:
+    """A claim's score as a score response has it, without the hand."""
+    return {"rules": rules(claimed.rules), **_tally(claimed)}
+
+
+def claim_response(claimed: Claimed, payments: dict[str, int]) -> dict[str, Any]:
+    return {**claim_breakdown(claimed), "payments": payments}
+
+
+def settle_response(
+    applied: Rules, settled: list[Settled], totals: dict[str, int]
+) -> dict[str, Any]:
+    return {
+        "rules": rules(applied),
+        "hands": [
+            {"draw": True} if hand.winner is None
+            else {"score": hand.score, "winner": hand.winner, "payments": hand.payments}
+            for hand in settled
+        ],
+        "totals": totals,
+    }  # fmt: skip

@@ -138,7 +138,7 @@ class Shape:
     sets the concealed tiles must make, and the irregular forms the rules keep (only without
     melds)."""
 
-    __slots__ = ("melded", "room", "seven_pairs", "sets", "thirteen_terminals")
+    __slots__ = ("melded", "room", "sets", "seven_pairs", "thirteen_terminals")
 
     def __init__(self, melds: tuple[Meld, ...], wins: frozenset[str]) -> None:
         copies = visible((), melds)

@@ -23,6 +23,20 @@ class ScoringError(Exception):
         """The error of one field: the message is also the detail."""
         return cls(f"{path}: {message}", [{"path": path, "message": message}])
 
+    def within(self, prefix: str) -> Self:
+        """This error moved into a request nested at ``prefix`` (a score sheet's hand): each
+        is raised for one request, so it is changed in place. Paths in ``rules``, which a
+        sheet gives once for all its hands, name the hand and say which rule."""
+        self.errors = [
+            {"path": prefix, "message": f"{error['message']} ({error['path']})"}
+            if error["path"].startswith("rules.")
+            else {"path": f"{prefix}.{error['path']}", "message": error["message"]}
+            for error in self.errors
+        ]
+        self.detail = "; ".join(f"{e['path']}: {e['message']}" for e in self.errors[:5])
+        self.args = (self.detail,)
+        return self
+
 
 class InvalidHand(ScoringError):
     """Tiles and melds that cannot be a hand: a bad meld, a wrong count, a fifth copy."""
@@ -34,6 +48,13 @@ class InvalidContext(ScoringError):
     """A win that cannot happen as described (RULES.md §4 items 11-13, 15)."""
 
     code = "invalid_context"
+
+
+class InconsistentRequest(ScoringError):
+    """Fields that do not go together (two that say the same thing, a name that is not among
+    the players): the request's fault, not the game's, answered as a schema error."""
+
+    code = "invalid_request"
 
 
 class NotAWinningHand(ScoringError):

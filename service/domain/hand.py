@@ -6,7 +6,7 @@ from collections.abc import Callable
 from typing import Any, ClassVar, Final, Literal, Self
 
 from . import tiles as t
-from .errors import InvalidContext, InvalidHand
+from .errors import InconsistentRequest, InvalidContext, InvalidHand
 
 SetKind = Literal["chow", "pung", "kong"]
 CHOW: Final[SetKind] = "chow"
@@ -140,7 +140,7 @@ class Win(Value):
     bools would pass the type checker; compiled, keywords cost nothing (measured)."""
 
     FIELDS = ("by", "seat", "discarder", "last_tile", "kong_replacement", "robbing_kong",
-              "first_turn", "responsible", "pay_as_self_draw")  # fmt: skip
+              "first_turn", "responsible", "pay_as_self_draw", "go_around")  # fmt: skip
 
     def __init__(
         self,
@@ -154,6 +154,7 @@ class Win(Value):
         first_turn: bool = False,
         responsible: str | None = None,
         pay_as_self_draw: bool = False,
+        go_around: tuple[tuple[str, int], ...] = (),
     ) -> None:
         self.by: Final = by
         self.seat: Final = seat
@@ -164,6 +165,8 @@ class Win(Value):
         self.first_turn: Final = first_turn
         self.responsible: Final = responsible
         self.pay_as_self_draw: Final = pay_as_self_draw
+        # The go-around's discards as (seat, tile), oldest first, the winning discard last.
+        self.go_around: Final = go_around
 
     @property
     def self_drawn(self) -> bool:
@@ -314,6 +317,40 @@ def check_context(hand: Hand, melds: tuple[Meld, ...], win: Win, rules: Rules) -
     """Reject a win context that cannot happen (RULES.md §4 items 11-13, 15)."""
     check_win(hand, melds, win, rules)
     check_robbed_tile(hand, melds, win)
+    check_go_around(win, hand.winning_tile)
+
+
+def check_go_around(win: Win, winning_tile: int | None) -> None:
+    """The go-around (API.md "Score sheets") ends in the winning discard, by the discarder, and
+    names each seat once; it replaces ``responsible`` and ``pay_as_self_draw``.
+    ``winning_tile`` None: a claim, whose winning tile is the go-around's last."""
+    if not win.go_around:
+        return
+    if win.responsible is not None or win.pay_as_self_draw:
+        field = "responsible" if win.responsible is not None else "pay_as_self_draw"
+        raise InconsistentRequest.at(
+            f"win.{field}",
+            "the go-around says who is responsible: give win.go_around or win.responsible"
+            " and win.pay_as_self_draw, not both",
+        )
+    if win.self_drawn:
+        raise InvalidContext.at("win.go_around", "a self-drawn win has no go-around; remove it")
+    last = len(win.go_around) - 1
+    seat, tile = win.go_around[last]
+    if seat != win.discarder or (winning_tile is not None and tile != winning_tile):
+        wanted = "the winning tile" if winning_tile is None else t.repeated(winning_tile)
+        raise InvalidContext.at(
+            f"win.go_around[{last}]",
+            f"the go-around ends with the winning discard: {wanted} discarded by"
+            f" {win.discarder} (win.discarder)",
+        )
+    seen: set[str] = set()
+    for index, (seat, _) in enumerate(win.go_around):
+        if seat in seen:
+            raise InvalidContext.at(
+                f"win.go_around[{index}].seat", f"{seat} discards once in a go-around"
+            )
+        seen.add(seat)
 
 
 def check_robbed_tile(hand: Hand, melds: tuple[Meld, ...], win: Win) -> None:
@@ -331,6 +368,38 @@ def check_robbed_tile(hand: Hand, melds: tuple[Meld, ...], win: Win) -> None:
 
 def check_win(hand: Hand, melds: tuple[Meld, ...], win: Win, rules: Rules) -> None:
     """The checks of the win context that do not depend on the winning tile."""
+
+    def wrong(field: str, message: str) -> InvalidContext:
+        return InvalidContext.at(field, message)
+
+    check_way(win)
+    if win.kong_replacement and not any(meld.kind == KONG for meld in melds):
+        raise wrong("win.kong_replacement", "a win on a kong's replacement tile needs a kong")
+    if win.robbing_kong and win.last_tile:
+        raise wrong("win.robbing_kong", "no kong can be added once the wall is exhausted")
+    if win.first_turn:
+        if melds:
+            raise wrong("win.first_turn", "a first-turn win is made with no melds")
+        if win.last_tile:
+            raise wrong("win.first_turn", "a first-turn win cannot be on the last tile")
+        if win.seat == "E" and not win.self_drawn:
+            raise wrong("win.first_turn", "East's first-turn win (Heaven) is a self-draw")
+        if win.seat != "E" and (win.self_drawn or win.discarder != "E"):
+            raise wrong(
+                "win.first_turn", "another seat's first-turn win (Earth) is on East's discard"
+            )
+    if not rules.bonus_tiles:
+        for field in ("flowers", "seasons"):
+            if getattr(hand, field):
+                raise wrong(
+                    f"hand.{field}",
+                    f"{field} count only with the bonus-tile mod: set rules.bonus_tiles to true",
+                )
+
+
+def check_way(win: Win) -> None:
+    """How the hand was won, and who pays for it, agree: a self-draw has no discarder, a
+    discard has one who is not the winner, a kong's replacement tile is drawn."""
 
     def wrong(field: str, message: str) -> InvalidContext:
         return InvalidContext.at(field, message)
@@ -359,25 +428,3 @@ def check_win(hand: Hand, melds: tuple[Meld, ...], win: Win, rules: Rules) -> No
             raise wrong("win.responsible", "the winner cannot be the responsible player")
         if win.responsible is not None and win.pay_as_self_draw:
             raise wrong("win.responsible", "a win paid as a self-draw has no responsible player")
-    if win.kong_replacement and not any(meld.kind == KONG for meld in melds):
-        raise wrong("win.kong_replacement", "a win on a kong's replacement tile needs a kong")
-    if win.robbing_kong and win.last_tile:
-        raise wrong("win.robbing_kong", "no kong can be added once the wall is exhausted")
-    if win.first_turn:
-        if melds:
-            raise wrong("win.first_turn", "a first-turn win is made with no melds")
-        if win.last_tile:
-            raise wrong("win.first_turn", "a first-turn win cannot be on the last tile")
-        if win.seat == "E" and not win.self_drawn:
-            raise wrong("win.first_turn", "East's first-turn win (Heaven) is a self-draw")
-        if win.seat != "E" and (win.self_drawn or win.discarder != "E"):
-            raise wrong(
-                "win.first_turn", "another seat's first-turn win (Earth) is on East's discard"
-            )
-    if not rules.bonus_tiles:
-        for field in ("flowers", "seasons"):
-            if getattr(hand, field):
-                raise wrong(
-                    f"hand.{field}",
-                    f"{field} count only with the bonus-tile mod: set rules.bonus_tiles to true",
-                )

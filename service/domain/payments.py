@@ -84,9 +84,15 @@ SCHEMES: Final = {
 
 
 def responsible(win: Win) -> str | None:
-    """Who pays as the discarder: nobody on a self-draw or a win paid as one."""
+    """Who pays as the discarder: nobody on a self-draw or a win paid as one. With the
+    go-around, the first seat in it to discard the winning tile; if that is the winner, who
+    passed on it, the win is paid as a self-draw."""
     if win.self_drawn or win.pay_as_self_draw:
         return None
+    if win.go_around:
+        tile = win.go_around[-1][1]
+        first = next(seat for seat, discarded in win.go_around if discarded == tile)
+        return None if first == win.seat else first
     return win.responsible or win.discarder
 
 

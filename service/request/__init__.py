@@ -24,10 +24,12 @@ from .limits import (
 from .loading import load
 from .schemas import (
     BatchRequestSchema,
+    ClaimRequestSchema,
     PatternsQuerySchema,
     ProfileSchema,
     RulesSchema,
     ScoreRequestSchema,
+    SettleRequestSchema,
     WaitsRequestSchema,
 )
 
@@ -43,10 +45,12 @@ __all__ = [
     "MAX_TILE_STRING",
     "MAX_VALUE",
     "BatchRequestSchema",
+    "ClaimRequestSchema",
     "PatternsQuerySchema",
     "ProfileSchema",
     "RulesSchema",
     "ScoreRequestSchema",
+    "SettleRequestSchema",
     "WaitsRequestSchema",
     "load",
 ]

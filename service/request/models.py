@@ -6,8 +6,10 @@ from __future__ import annotations
 from typing import Any, Final
 
 from ..domain import tiles as t
+from ..domain.claims import Entry
 from ..domain.hand import Hand, MeldSpec, Rules, Win
 from ..domain.rulesets import resolve
+from ..domain.sheets import SheetHand
 from .limits import MAX_TILE_LIST, MAX_TILE_STRING
 
 HELD: Final = (MAX_TILE_STRING, MAX_TILE_LIST)  # the longest tiles of a hand or a meld
@@ -61,7 +63,37 @@ def make_win(data: dict[str, Any]) -> Win:
         first_turn=data["first_turn"],
         responsible=data.get("responsible"),
         pay_as_self_draw=data.get("pay_as_self_draw", False),
+        go_around=tuple(data.get("go_around", ())),
     )
+
+
+def make_claimed_win(data: dict[str, Any]) -> Win:
+    return Win(
+        by=data["by"],
+        seat=data["seat"],
+        discarder=data.get("discarder"),
+        responsible=data.get("responsible"),
+        pay_as_self_draw=data["pay_as_self_draw"],
+        go_around=tuple(data["go_around"]),
+    )
+
+
+def make_entry(data: dict[str, Any]) -> Entry:
+    return Entry(data["id"], data.get("count"))
+
+
+def make_sheet_hand(data: dict[str, Any]) -> SheetHand:
+    score, claim = data.get("score"), data.get("claim")
+    return SheetHand(
+        data.get("seats"),
+        None if score is None else (score["hand"], score["win"]),
+        None if claim is None else (tuple(claim["patterns"]), claim["win"]),
+        data.get("draw", False),
+    )
+
+
+def make_discard(data: dict[str, Any]) -> tuple[str, int]:
+    return data["seat"], data["tile"][0]
 
 
 def make_rules(data: dict[str, Any]) -> Rules:

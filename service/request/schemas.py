@@ -20,7 +20,19 @@ from ..domain.rulesets import profile_names
 from ..domain.versions import VERSIONS
 from . import models
 from .fast import shorten
-from .limits import MAX_BATCH, MAX_MELDS, MAX_SEEN_LIST, MAX_SEEN_STRING, MAX_VALUE
+from .limits import (
+    MAX_BATCH,
+    MAX_CLAIMED,
+    MAX_COUNT,
+    MAX_GO_AROUND,
+    MAX_MELDS,
+    MAX_NAME,
+    MAX_PATTERN_ID,
+    MAX_SEEN_LIST,
+    MAX_SEEN_STRING,
+    MAX_SHEET_HANDS,
+    MAX_VALUE,
+)
 from .models import read_tiles
 
 
@@ -152,11 +164,20 @@ class WaitingWinSchema(_Model):
     first_turn = Bool(load_default=False)
 
 
+class DiscardSchema(_Model):
+    """One discard of the go-around: who, and which tile."""
+
+    model = staticmethod(models.make_discard)
+    seat = fields.String(required=True, validate=SEAT)
+    tile = Tiles(required=True, single=True)
+
+
 class WinSchema(WaitingWinSchema):
     by = fields.String(required=True, validate=_one_of("self_draw", "discard"))
     discarder = fields.String(validate=SEAT)
     responsible = fields.String(validate=SEAT)
     pay_as_self_draw = Bool(load_default=False)
+    go_around = BoundedList(fields.Nested(DiscardSchema), MAX_GO_AROUND, load_default=tuple)
 
 
 class PatternId(validate.OneOf):
@@ -244,9 +265,14 @@ class PatternsQuerySchema(_Model):
     profile = fields.String(validate=_known_profile)
 
 
-class ScoreRequestSchema(Schema):
+class ScoredHandSchema(Schema):
+    """A won hand and its win: a score request, or a score sheet's scored hand."""
+
     hand = fields.Nested(HandSchema, required=True)
     win = fields.Nested(WinSchema, required=True)
+
+
+class ScoreRequestSchema(ScoredHandSchema):
     rules = fields.Nested(RulesSchema, load_default=Rules)
     explain = Bool(load_default=False)
 
@@ -258,6 +284,76 @@ class WaitsRequestSchema(Schema):
     win = fields.Nested(WaitingWinSchema, required=True)
     rules = fields.Nested(RulesSchema, load_default=Rules)
     visible = Tiles(longest=(MAX_SEEN_STRING, MAX_SEEN_LIST), load_default=tuple)
+
+
+class ClaimWinSchema(_Model):
+    """A claim's win: how and by whom, the go-around; the win's own patterns (category 9)
+    are among the claimed ones."""
+
+    model = staticmethod(models.make_claimed_win)
+    by = fields.String(required=True, validate=_one_of("self_draw", "discard"))
+    seat = fields.String(required=True, validate=SEAT)
+    discarder = fields.String(validate=SEAT)
+    responsible = fields.String(validate=SEAT)
+    pay_as_self_draw = Bool(load_default=False)
+    go_around = BoundedList(fields.Nested(DiscardSchema), MAX_GO_AROUND, load_default=tuple)
+
+
+class ClaimedPatternSchema(_Model):
+    """A claimed pattern: its id (checked against the rules in force, see claims.py) and, for
+    3.1 and 11.1.x, how many."""
+
+    model = staticmethod(models.make_entry)
+    id = fields.String(required=True, validate=validate.Length(max=MAX_PATTERN_ID))
+    count = Int(validate=_between(1, MAX_COUNT))
+
+
+class ClaimedHandSchema(Schema):
+    """A hand scored from the patterns a table agreed on: a claim, or a sheet's claimed hand."""
+
+    patterns = BoundedList(fields.Nested(ClaimedPatternSchema), MAX_CLAIMED, load_default=tuple)
+    win = fields.Nested(ClaimWinSchema, required=True)
+
+
+class ClaimRequestSchema(ClaimedHandSchema):
+    """POST /v1/claim."""
+
+    rules = fields.Nested(RulesSchema, load_default=Rules)
+
+
+PLAYER = validate.Length(1, MAX_NAME, error="a name of {min} to {max} characters")
+
+
+def _four_players(names: list[str]) -> None:
+    if len(names) != len(t.SEATS) or len(set(names)) != len(names):
+        raise ValidationError("four different names, one per seat")
+
+
+class SeatsSchema(Schema):
+    """Who sits where: a player's name at each seat."""
+
+    E = fields.String(required=True, validate=PLAYER)
+    S = fields.String(required=True, validate=PLAYER)
+    W = fields.String(required=True, validate=PLAYER)
+    N = fields.String(required=True, validate=PLAYER)
+
+
+class SheetHandSchema(_Model):
+    """One hand of a score sheet: one of score, claim or draw, and the seats if they moved."""
+
+    model = staticmethod(models.make_sheet_hand)
+    seats = fields.Nested(SeatsSchema)
+    score = fields.Nested(ScoredHandSchema)
+    claim = fields.Nested(ClaimedHandSchema)
+    draw = Bool()
+
+
+class SettleRequestSchema(Schema):
+    """POST /v1/settle: a session's hands settled between its players."""
+
+    players = BoundedList(fields.String(validate=PLAYER), len(t.SEATS), validate=_four_players)
+    rules = fields.Nested(RulesSchema, load_default=Rules)
+    hands = BoundedList(fields.Nested(SheetHandSchema), MAX_SHEET_HANDS, required=True)
 
 
 class BatchRequestSchema(Schema):
