@@ -72,7 +72,10 @@ def test_shanten_counts_the_tiles_a_hand_lacks() -> None:
     shanten, useful, _ = analysed("147m258p369s1234z")
     assert shanten == 6
     # Only a tile that pairs a held one helps Seven Pairs (each of the 13 held kinds).
-    assert useful == [f"{tile}:3" for tile in ("1m 4m 7m 2p 5p 8p 3s 6s 9s 1z 2z 3z 4z".split())]
+    assert useful == [
+        f"{tile}:3"
+        for tile in (["1m", "4m", "7m", "2p", "5p", "8p", "3s", "6s", "9s", "1z", "2z", "3z", "4z"])
+    ]
 
 
 def test_a_wait_on_a_tile_held_four_times_is_none() -> None:

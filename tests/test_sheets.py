@@ -316,9 +316,8 @@ def test_settling_hand_by_hand_sums_to_the_sheet() -> None:
 
 
 def test_without_players_the_seats_are_the_players() -> None:
-    answer = engine.settle({"hands": [{"draw": True},
-                                      {"claim": {"patterns": [], "win": {"by": "self_draw",
-                                                                         "seat": "S"}}}]})  # fmt: skip
+    chicken = {"patterns": [], "win": {"by": "self_draw", "seat": "S"}}
+    answer = engine.settle({"hands": [{"draw": True}, {"claim": chicken}]})
     assert answer["totals"] == {"E": -1, "S": 3, "W": -1, "N": -1}
 
 

@@ -614,6 +614,4 @@ def draw_analysis(rng: Rng, kind: str) -> dict[str, Any]:
 def generate_analysis(n: int, seed: int = 0) -> list[tuple[str, dict[str, Any]]]:
     """``n`` /v1/discards requests as (kind, payload), the kinds in turn, the same for a seed."""
     rng = random.Random(seed)
-    return [
-        (ANALYSIS_KINDS[i % 3], draw_analysis(rng, ANALYSIS_KINDS[i % 3])) for i in range(n)
-    ]
+    return [(ANALYSIS_KINDS[i % 3], draw_analysis(rng, ANALYSIS_KINDS[i % 3])) for i in range(n)]
