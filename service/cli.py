@@ -8,6 +8,9 @@
     zj-score waits request.json          # a waits request as JSON
     zj-score waits 13m456p789s1125s5z --visible 2m2m   # not ready: shanten and useful tiles
     zj-score discards 123m456p789s11234s   # a hand after its draw: each discard analysed
+    zj-score claim 2.1.2 3.1x2 1.2 --discard W --seat S   # claimed patterns, no tiles
+    zj-score claim request.json          # a claim request as JSON
+    zj-score settle sheet.json           # a session's score sheet, settled by player
 
 (``python -m service`` is the same command.)
 
@@ -62,6 +65,10 @@ def _parser() -> argparse.ArgumentParser:
         default="-",
         help="a JSON request file, - for stdin (default), or the held tiles, e.g. 123m456p55z",
     )
+    _claim_parser(commands)
+    settle = commands.add_parser("settle", help="a session's score sheet, settled by player")
+    settle.add_argument("source", help="the sheet as JSON (POST /v1/settle's body), - for stdin")
+    settle.add_argument("--json", action="store_true", help="print the response JSON instead")
     for command, size in ((waits, 13), (discards, 14)):
         command.add_argument(
             "source",
@@ -151,6 +158,59 @@ def _parser() -> argparse.ArgumentParser:
     return parser  # fmt: skip
 
 
+def _claim_parser(commands: Any) -> None:
+    claim = commands.add_parser("claim", help="a hand scored from the patterns claimed")
+    claim.add_argument(
+        "source",
+        nargs="*",
+        default=["-"],
+        help="pattern ids, a count after x (3.1x2); or a JSON request file, - for stdin",
+    )
+    claim.add_argument("--seat", default="E", choices="ESWN", help="the winner's seat (E)")
+    claim.add_argument("--discard", metavar="SEAT", choices="ESWN", help="won on SEAT's discard")
+    claim.add_argument(
+        "--go-around",
+        metavar="SEAT:TILE,...",
+        help="the go-around's discards, oldest first, e.g. N:5m,W:5m (the winning one last)",
+    )
+    for name in ("version", "payoff", "profile"):
+        claim.add_argument(f"--{name}", help=f"rules.{name}")
+    claim.add_argument("--standard-value", type=int, metavar="N")
+    claim.add_argument("--minimum", type=int, metavar="N")
+    claim.add_argument("--bonus-tiles", action="store_true", help="the bonus-tile mod")
+    claim.add_argument("--json", action="store_true", help="print the response JSON instead")
+    claim.add_argument(
+        "--profiles",
+        metavar="FILE",
+        default=os.environ.get("ZJ_PROFILES", ""),
+        help="a JSON file of house-rule profiles (default: $ZJ_PROFILES)",
+    )
+
+
+def _claim_request(args: argparse.Namespace) -> dict[str, Any]:
+    """The friendly form of a claim: pattern ids (``3.1x2``), the win and the rules' flags."""
+    patterns: list[dict[str, Any]] = []
+    for word in args.source:
+        id, times, count = word.partition("x")
+        patterns.append({"id": id, "count": int(count)} if times else {"id": id})
+    win: dict[str, Any] = {"seat": args.seat, "by": "discard" if args.discard else "self_draw"}
+    if args.discard:
+        win["discarder"] = args.discard
+    if args.go_around:
+        win["go_around"] = [
+            {"seat": seat, "tile": tile}
+            for seat, _, tile in (part.partition(":") for part in args.go_around.split(","))
+        ]
+    rules = {
+        name: getattr(args, name)
+        for name in ("version", "payoff", "profile", "standard_value", "minimum")
+        if getattr(args, name) is not None
+    }
+    if args.bonus_tiles:
+        rules["bonus_tiles"] = True
+    return {"patterns": patterns, "win": win, "rules": rules}
+
+
 def _numbers(text: str) -> list[int]:
     return [int(part) for part in text.split(",") if part]
 
@@ -219,14 +279,14 @@ def _is_tiles(source: str) -> bool:
 
 
 def describe(response: dict[str, Any]) -> str:
-    """A readable breakdown of a score response."""
-    hand = response["hand"]
-    lines = [
+    """A readable breakdown of a score response (a claim's has no hand)."""
+    hand = response.get("hand")
+    lines = [] if hand is None else [
         f"Hand     {_shape(hand)}  ({hand['form'].replace('_', ' ')},"
         f" {'concealed' if hand['concealed'] else 'exposed'}, won on {hand['winning_tile']})",
         f"         {hand['glyphs']}",
-        "Patterns",
-    ]
+    ]  # fmt: skip
+    lines.append("Patterns")
     for p in response["patterns"]:
         times = f" x{p['count']}" if p["count"] > 1 else ""
         lines.append(f"  {p['id']:<7}{p['name']:<30}{p['points']:>4}{times}  {p['reason']}")
@@ -316,6 +376,22 @@ def describe_discards(response: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
+def describe_sheet(response: dict[str, Any]) -> str:
+    """A readable score sheet: a line a hand, then the totals."""
+    players = list(response["totals"])
+    width = max(8, *(len(name) + 1 for name in players))
+    lines = ["Hand  " + "".join(f"{name:>{width}}" for name in players)]
+    for number, hand in enumerate(response["hands"], 1):
+        if "draw" in hand:
+            lines.append(f"{number:>4}  " + "".join(f"{'-':>{width}}" for _ in players) + "  draw")
+            continue
+        amounts = "".join(f"{hand['payments'][name]:>+{width}}" for name in players)
+        lines.append(f"{number:>4}  {amounts}  {hand['winner']} {hand['score']}")
+    totals = "".join(f"{response['totals'][name]:>+{width}}" for name in players)
+    lines.append(f"Total {totals}")
+    return "\n".join(lines)
+
+
 def main(argv: Sequence[str] | None = None, stdin: TextIO = sys.stdin,
          stdout: TextIO = sys.stdout) -> int:  # fmt: skip
     try:
@@ -333,15 +409,21 @@ def main(argv: Sequence[str] | None = None, stdin: TextIO = sys.stdin,
 
 def _main(argv: Sequence[str] | None, stdin: TextIO, stdout: TextIO) -> int:
     args = _parser().parse_args(argv)
-    friendly = _is_tiles(args.source)
     operation, describe_answer = _COMMANDS[args.command]
+    if args.command == "claim":
+        friendly = args.source != ["-"] and not args.source[0].endswith(".json")
+    else:
+        friendly = args.command != "settle" and _is_tiles(args.source)
     try:
-        profiles.install(args.profiles)
+        profiles.install(getattr(args, "profiles", ""))
     except profiles.ProfileError as error:
         print(f"bad profiles file: {error}", file=sys.stderr)
         return 2
     try:
-        payload = _friendly_request(args, stdin) if friendly else _read(args.source, stdin)
+        if args.command == "claim":
+            payload = _claim_request(args) if friendly else _read(args.source[0], stdin)
+        else:
+            payload = _friendly_request(args, stdin) if friendly else _read(args.source, stdin)
     except (OSError, ValueError) as error:
         print(f"cannot read the request: {error}", file=sys.stderr)
         return 2
@@ -355,7 +437,7 @@ def _main(argv: Sequence[str] | None, stdin: TextIO, stdout: TextIO) -> int:
         else:
             print(json.dumps(problem.body(), ensure_ascii=False, indent=2), file=stdout)
         return 1
-    if friendly and not args.json:
+    if (friendly or args.command == "settle") and not args.json:
         print(describe_answer(response), file=stdout)
     else:
         print(json.dumps(response, ensure_ascii=False, indent=2), file=stdout)
@@ -366,4 +448,6 @@ _COMMANDS: dict[str, tuple[Callable[[Any], dict[str, Any]], Callable[[dict[str, 
     "score": (engine.score, describe),
     "waits": (engine.waits, describe_waits),
     "discards": (engine.discards, describe_discards),
+    "claim": (engine.claim, describe),
+    "settle": (engine.settle, describe_sheet),
 }

@@ -240,7 +240,12 @@ def test_waits_friendly_form_rules_version() -> None:
 
 
 def test_waits_on_nothing() -> None:
-    assert run("waits", "1357m2468p1357s9s") == (0, "Waits    none: no tile completes this hand\n")
+    # 13m 57m 24p 68p 13s 57s 9s: no set, no pair, four of six gapped pairs as blocks: 8 - 4 = 4.
+    # A held kind's pair or a gap's middle tile makes it 3.
+    code, out = run("waits", "1357m2468p1357s9s")
+    assert code == 0
+    assert out.splitlines()[0] == "Waits    none: no tile completes this hand"
+    assert out.splitlines()[1].startswith("Shanten  4 (4 from ready); useful 1m(3) 2m(4) 3m(3)")
 
 
 def test_counts_are_singular_for_one() -> None:
@@ -287,3 +292,57 @@ def test_a_closed_pipe_ends_quietly() -> None:
         os.close(writer)
     assert result.stderr == ""
     assert result.returncode == 141
+
+
+def test_waits_of_a_hand_not_ready_and_discards() -> None:
+    code, out = run("waits", "13m456p789s1125s5z", "--visible", "2m2m")
+    assert code == 0
+    assert out.splitlines() == [
+        "Waits    none: no tile completes this hand",
+        "Shanten  2 (2 from ready); useful 2m(2) 1s(2) 2s(3) 3s(4) 4s(4) 5s(3) 6s(4) 7s(3)"
+        " 5z(3), 28 left",
+    ]
+    code, out = run("discards", "123m456p789s11233s", "--visible", "4s4s")
+    assert code == 0
+    lines = out.splitlines()
+    assert lines[:2] == ["Shanten  0", "Discard  3s 🀒  0 (ready); useful 1s(2) 4s(2), 4 left"]
+    assert lines[2].split() == ["wait", "1s", "🀐", "2", "left", "self-draw", "10", "discard",
+                                "10", "s:1.1,1.2", "d:1.1,1.2"]  # fmt: skip
+    code, out = run("discards", "123m456p789s11233s", "--json")
+    assert json.loads(out)["discards"][0]["tile"] == "3s"
+
+
+def test_claim_friendly_and_json(tmp_path: Path) -> None:
+    code, out = run("claim", "2.1.2", "3.1x2", "1.2", "--discard", "W", "--seat", "S")
+    assert code == 0
+    assert out.splitlines()[-2:] == [
+        "Points   105  limit none  score 105",
+        "Payments E -25  S +315  W -265  N -25",
+    ]
+    code, out = run("claim", "2.1.2", "--discard", "W", "--seat", "S", "--go-around", "N:5m,W:5m")
+    assert out.splitlines()[-1] == "Payments E -25  S +240  W -25  N -190"
+    request = tmp_path / "claim.json"
+    request.write_text(json.dumps({"patterns": [{"id": "10.2"}, {"id": "4.1"}],
+                                   "win": {"by": "self_draw", "seat": "E"}}))  # fmt: skip
+    code, out = run("claim", str(request))
+    assert code == 1 and json.loads(out)["code"] == "invalid_claim"
+
+
+def test_settle_a_sheet(tmp_path: Path) -> None:
+    sheet = tmp_path / "sheet.json"
+    sheet.write_text(json.dumps({
+        "players": ["Ann", "Bob", "Cat", "Dan"],
+        "hands": [{"claim": {"patterns": [{"id": "4.1"}],
+                             "win": {"by": "discard", "seat": "W", "discarder": "S"}}},
+                  {"draw": True}],
+    }))  # fmt: skip
+    code, out = run("settle", str(sheet))
+    assert code == 0
+    assert out.splitlines() == [
+        "Hand       Ann     Bob     Cat     Dan",
+        "   1       -25     -40     +90     -25  Cat 30",
+        "   2         -       -       -       -  draw",
+        "Total      -25     -40     +90     -25",
+    ]
+    code, out = run("settle", str(sheet), "--json")
+    assert json.loads(out)["totals"] == {"Ann": -25, "Bob": -40, "Cat": 90, "Dan": -25}
