@@ -16,8 +16,10 @@ from .request import (
     MAX_BATCH,
     MAX_BODY,
     MAX_MELDS,
+    MAX_NAME,
     MAX_SEEN_LIST,
     MAX_SEEN_STRING,
+    MAX_SHEET_HANDS,
     MAX_TILE_LIST,
     MAX_TILE_STRING,
     MAX_VALUE,
@@ -112,5 +114,7 @@ def rules(body_bytes: int = MAX_BODY) -> dict[str, Any]:
             "visible_list_items": MAX_SEEN_LIST,
             "melds": MAX_MELDS,
             "house_rule_value": MAX_VALUE,
+            "sheet_hands": MAX_SHEET_HANDS,
+            "player_name_characters": MAX_NAME,
         },
     }
