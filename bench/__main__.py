@@ -31,6 +31,7 @@ from . import (
     instructions,
     peer,
     report,
+    sheet_bench,
     wrk,
 )
 from .report import rate, table, verdict
@@ -100,6 +101,16 @@ def engine_section(hands: int) -> None:
     peer_section(best, max(500, hands // 5))
     instructions_section(max(500, hands // 5))
     analysis_section()
+    sheet_section()
+
+
+def sheet_section() -> None:
+    hands, median, slowest = sheet_bench.measure()
+    print(
+        f"\nScore sheet (service.engine.settle, {hands} hands scored, claimed and drawn, warm):"
+        f" median {median:,.1f} ms, slowest of 20 {slowest:,.1f} ms (a background request, which"
+        " pauses every 2 ms like a batch)"
+    )
 
 
 def analysis_section() -> None:
