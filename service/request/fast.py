@@ -195,14 +195,20 @@ class Items(Converter):
 class Checked(Converter):
     """Any other field: loaded by the field itself (its ``deserialize``, validators included).
 
-    It raises marshmallow's ValidationError, which the caller takes as a doubt too.
+    The field's refusal (marshmallow's ValidationError, given as ``refused``: this module
+    imports no marshmallow) is a doubt like any other, so that the records and lists holding
+    the field explain it alike.
     """
 
-    def __init__(self, deserialize: Callable[[object], object]) -> None:
+    def __init__(self, deserialize: Callable[[object], object], refused: type[Exception]) -> None:
         self.deserialize = deserialize
+        self.refused = refused
 
     def load(self, value: object) -> object:
-        return self.deserialize(value)
+        try:
+            return self.deserialize(value)
+        except self.refused:
+            raise Doubt from None
 
 
 class Field:

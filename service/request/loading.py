@@ -145,4 +145,4 @@ def _converter(field: fields.Field[Any]) -> fast.Converter:
             out_of_range = _said(bounds, bounds.min - 1, bounds.max + 1)
             return fast.Number(bounds.min, bounds.max, not_an_integer, out_of_range)
     # Anything else: the field's own code, unchanged.
-    return fast.Checked(field.deserialize)
+    return fast.Checked(field.deserialize, ValidationError)
