@@ -279,7 +279,9 @@ def test_waits_on_a_nine_sided_wait(client: FlaskClient) -> None:
 
 def test_waits_on_nothing_is_an_empty_list(client: FlaskClient) -> None:
     body = {"hand": {"tiles": "147m258p369s1234z"}, "win": {"seat": "E"}}
-    assert client.post("/v1/waits", json=body).get_json() == {"waits": []}
+    answer = client.post("/v1/waits", json=body).get_json()
+    # No two tiles within two of each other, no pair: Seven Pairs is closest, 6 - 0 pairs.
+    assert (answer["waits"], answer["shanten"], answer["useful_remaining"]) == ([], 6, 39)
 
 
 def test_a_tile_all_four_held_is_no_wait(client: FlaskClient) -> None:
