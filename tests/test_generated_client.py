@@ -133,6 +133,43 @@ def test_list_waits(generated: ModuleType, client: Any) -> None:
     assert isinstance(first.self_draw, models.ScoreBreakdown)
     assert isinstance(first.discard, models.ScoreBreakdown)
     assert first.self_draw.score == first.discard.score == 10
+    assert answer.shanten == 0 and answer.useful_remaining == 8
+    assert [(useful.tile, useful.remaining) for useful in answer.useful] == [("1s", 4), ("4s", 4)]
+
+
+def test_analyse_discards(generated: ModuleType, client: Any) -> None:
+    models = module(generated, "models")
+    analyse = module(generated, "api.scoring.analyse_discards")
+    assert returns(analyse.sync) == {models.DiscardsResponse, models.Problem, type(None)}
+    request = models.WaitsRequest.from_dict(
+        {"hand": {"tiles": "123m456p789s11233s"}, "win": {"seat": "E"}, "visible": "4s4s"}
+    )
+    answer = analyse.sync(client=client, body=request)
+    assert isinstance(answer, models.DiscardsResponse)
+    assert answer.shanten == 0
+    best = answer.discards[0]
+    assert isinstance(best, models.DiscardAnalysis)
+    assert (best.tile, best.shanten, best.useful_remaining) == ("3s", 0, 4)
+    wait = best.waits[0]
+    assert isinstance(wait, models.DiscardWait) and isinstance(wait.self_draw, models.WaitScore)
+    assert (wait.tile, wait.self_draw.score, wait.self_draw.patterns) == ("1s", 10, ["1.1", "1.2"])
+
+
+def test_claim_and_settle(generated: ModuleType, client: Any) -> None:
+    models = module(generated, "models")
+    score_claim = module(generated, "api.score_sheets.score_claim")
+    settle = module(generated, "api.score_sheets.settle_sheet")
+    assert returns(score_claim.sync) == {models.ClaimResponse, models.Problem, type(None)}
+    claim = {"patterns": [{"id": "4.1"}], "win": {"by": "discard", "seat": "W", "discarder": "S"}}
+    answer = score_claim.sync(client=client, body=models.ClaimRequest.from_dict(claim))
+    assert isinstance(answer, models.ClaimResponse) and answer.score == 30
+    sheet = {"players": ["Ann", "Bob", "Cat", "Dan"], "hands": [{"claim": claim}, {"draw": True}]}
+    settled = settle.sync(client=client, body=models.SettleRequest.from_dict(sheet))
+    assert isinstance(settled, models.SettleResponse)
+    won, drawn = settled.hands
+    assert isinstance(won, models.WonHand) and won.winner == "Cat"
+    assert isinstance(drawn, models.DrawnHand)
+    assert settled.totals["Cat"] == 90
 
 
 def test_the_rules_say_the_service_version(generated: ModuleType, client: Any) -> None:
