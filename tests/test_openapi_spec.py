@@ -124,10 +124,13 @@ def score_breakdowns() -> Iterator[tuple[str, dict[str, Any]]]:
     """Every score response, breakdown or other reading (``alternatives``) in the examples."""
     for name, value in example_values():
         for pointer, node in walk(value):
-            if isinstance(node, dict) and {"patterns", "points", "limit", "score"} <= node.keys():
-                # A discard's wait scores are compact: their patterns are ids only.
-                if all(isinstance(pattern, dict) for pattern in node["patterns"]):
-                    yield f"{name}{pointer}", node
+            # A discard's wait scores are compact: their patterns are ids only.
+            if (
+                isinstance(node, dict)
+                and {"patterns", "points", "limit", "score"} <= node.keys()
+                and all(isinstance(pattern, dict) for pattern in node["patterns"])
+            ):
+                yield f"{name}{pointer}", node
 
 
 # ---- The document --------------------------------------------------------------------------
@@ -217,9 +220,10 @@ def closed_objects(schema: Any, seen: set[int]) -> Iterator[dict[str, Any]]:
             yield from closed_objects(child, seen)
 
 
-@pytest.mark.parametrize(
-    "request_schema", ["ScoreRequest", "WaitsRequest", "BatchRequest", "ClaimRequest", "SettleRequest"]
-)
+REQUESTS = ["ScoreRequest", "WaitsRequest", "BatchRequest", "ClaimRequest", "SettleRequest"]
+
+
+@pytest.mark.parametrize("request_schema", REQUESTS)
 def test_requests_reject_unknown_fields(request_schema: str) -> None:
     root = {"$ref": f"#/components/schemas/{request_schema}"}
     objects = list(closed_objects(root, set()))
