@@ -1,0 +1,51 @@
+"""A TypeScript app against a live server, as most mahjong apps (web, React Native) are written.
+
+tests/typescript/ holds the app (client.ts) and its packages, pinned by package-lock.json:
+openapi-typescript generates the types from openapi.yaml and openapi-fetch makes the calls,
+both at their default settings; strict tsc must compile it (a request field with a `default`
+in the contract would be required in the generated types: openapi-typescript issue #2012),
+and it must get the answers it expects from a real gunicorn (score, waits, batch, a 422).
+Node and npm come from Debian (`make node-tools`); without them the test is skipped, saying so.
+"""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from bench import server
+
+from .support.contract import SPEC_PATH
+
+APP = Path(__file__).parent / "typescript"
+
+pytestmark = pytest.mark.slow
+
+
+def _run(*command: str, timeout: float = 300) -> str:
+    done = subprocess.run(
+        command, cwd=APP, capture_output=True, text=True, timeout=timeout, check=False
+    )
+    assert done.returncode == 0, f"{' '.join(command)}:\n{done.stdout}\n{done.stderr}"
+    return done.stdout
+
+
+@pytest.fixture(scope="module")
+def compiled() -> Path:
+    if shutil.which("node") is None or shutil.which("npm") is None:
+        pytest.skip("node and npm are not installed (make node-tools installs Debian's)")
+    # The lockfile's exact packages, from the npm registry (what `npm ci` is for).
+    _run("npm", "ci", "--no-audit", "--no-fund", "--loglevel=error")
+    tools = APP / "node_modules" / ".bin"
+    _run(str(tools / "openapi-typescript"), str(SPEC_PATH), "-o", "schema.d.ts")
+    _run(str(tools / "tsc"), "-p", ".")
+    return APP / "build" / "client.js"
+
+
+def test_a_strict_typescript_app_compiles_and_is_answered_as_typed(compiled: Path) -> None:
+    with server.gunicorn(workers=1) as live:
+        said = _run("node", str(compiled), live.url, timeout=60)
+    assert "score, waits, batch and a 422 as typed" in said
