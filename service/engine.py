@@ -54,14 +54,26 @@ def score(payload: Any) -> dict[str, Any]:
 def waits(payload: Any) -> dict[str, Any]:
     """POST /v1/waits: every tile completing a hand one short, scored both ways; the hand's
     shanten and useful tiles."""
+    return _analysed(payload, analysis.waits_analysis, render.waits_response)
+
+
+def discards(payload: Any) -> dict[str, Any]:
+    """POST /v1/discards: a hand after its draw, each discard's shanten, useful tiles and
+    scored waits, best first."""
+    return _analysed(payload, analysis.discards, render.discards_response)
+
+
+def _analysed(
+    payload: Any, analyse: Callable[..., tuple[Any, Any]], answer: Callable[..., dict[str, Any]]
+) -> dict[str, Any]:
+    """A hand analysis (waits, discards): the same request, the domain's ``analyse``, and
+    ``answer`` to render what it found."""
     request = load(_WAITS, payload)
     try:
-        found = analysis.waits_analysis(
-            request["hand"], request["win"], request["rules"], request["visible"]
-        )
+        found = analyse(request["hand"], request["win"], request["rules"], request["visible"])
     except ScoringError as error:
         raise Problem.of(error) from None
-    return render.waits_response(*found)
+    return answer(*found)
 
 
 def claim(payload: Any) -> dict[str, Any]:
@@ -86,19 +98,6 @@ def settle(payload: Any, pause: Callable[[], None] | None = None) -> dict[str, A
     except ScoringError as error:
         raise Problem.of(error) from None
     return render.settle_response(request["rules"], settled, totals)
-
-
-def discards(payload: Any) -> dict[str, Any]:
-    """POST /v1/discards: a hand after its draw, each discard's shanten, useful tiles and
-    scored waits, best first."""
-    request = load(_WAITS, payload)
-    try:
-        found = analysis.discards(
-            request["hand"], request["win"], request["rules"], request["visible"]
-        )
-    except ScoringError as error:
-        raise Problem.of(error) from None
-    return render.discards_response(*found)
 
 
 def batch(payload: Any, pause: Callable[[], None] | None = None) -> dict[str, Any]:

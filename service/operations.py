@@ -42,6 +42,8 @@ def _each_won(answer: dict[str, Any]) -> int:
     return sum(1 for hand in answer["hands"] if "winner" in hand)
 
 
+# Each operation calls the engine's function by name when it runs (a lambda), so that what
+# replaces it (a test's fault) is what runs.
 OPERATIONS: Final = {
     operation.path: operation
     for operation in (
@@ -51,8 +53,20 @@ OPERATIONS: Final = {
             "/v1/discards", "discards", lambda payload, pause: engine.discards(payload), _one
         ),
         Operation("/v1/claim", "claim", lambda payload, pause: engine.claim(payload), _one),
-        Operation("/v1/score/batch", "batch", engine.batch, _each_scored, background=True),
-        Operation("/v1/settle", "settle", engine.settle, _each_won, background=True),
+        Operation(
+            "/v1/score/batch",
+            "batch",
+            lambda payload, pause: engine.batch(payload, pause),
+            _each_scored,
+            background=True,
+        ),
+        Operation(
+            "/v1/settle",
+            "settle",
+            lambda payload, pause: engine.settle(payload, pause),
+            _each_won,
+            background=True,
+        ),
     )
 }
 BACKGROUND: Final = frozenset(path for path, op in OPERATIONS.items() if op.background)

@@ -980,8 +980,8 @@ def test_an_unexpected_error_is_a_500_problem_without_traceback(
     def broken(payload: Any) -> Any:
         raise RuntimeError(secret)
 
-    monkeypatch.setattr(engine, "score", broken)
-    monkeypatch.setattr(engine, "waits", broken)
+    for name in ("score", "waits", "discards", "claim", "settle"):  # batch calls score
+        monkeypatch.setattr(engine, name, broken)
     for path in POST_PATHS:
         response = client.post(path, json=EXAMPLE if path != "/v1/score/batch" else {"items": [1]})
         assert response.status_code == 500, path

@@ -47,20 +47,22 @@ SELF_DRAWN = {"formal": 320, "uniform": 320, "discarder_pays_all": 320,
 
 
 @pytest.mark.parametrize("payoff", SCHEMES)
-def test_the_first_to_discard_the_winning_tile_is_responsible(payoff: str) -> None:
-    # North discarded 3s first, East passed with 5m, West's 3s won: North pays as discarder.
+@pytest.mark.parametrize(
+    ("discards", "responsible"),
+    [
+        # North discarded 3s first, East passed with 5m, West's 3s won: North pays.
+        (("N3s", "E5m", "W3s"), "N"),
+        # West, the discarder, was the first to discard it.
+        (("E1m", "N2m", "W3s"), "W"),
+    ],
+)
+def test_the_first_to_discard_the_winning_tile_is_responsible(
+    payoff: str, discards: tuple[str, ...], responsible: str
+) -> None:
     own, other = RESPONSIBLE[payoff]
-    assert paid(payoff, "N3s", "E5m", "W3s") == {
-        "E": -other, "S": own + 2 * other, "W": -other, "N": -own
-    }  # fmt: skip
-
-
-@pytest.mark.parametrize("payoff", SCHEMES)
-def test_the_discarder_is_responsible_when_first(payoff: str) -> None:
-    own, other = RESPONSIBLE[payoff]
-    assert paid(payoff, "E1m", "N2m", "W3s") == {
-        "E": -other, "S": own + 2 * other, "W": -own, "N": -other
-    }  # fmt: skip
+    expected = {seat: -own if seat == responsible else -other for seat in "ESWN"}
+    expected["S"] = own + 2 * other
+    assert paid(payoff, *discards) == expected
 
 
 @pytest.mark.parametrize("payoff", SCHEMES)
