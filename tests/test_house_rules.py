@@ -331,8 +331,10 @@ def test_waits_follow_the_house_rules() -> None:
     assert wait["tile"] == "9m" and wait["discard"]["score"] == 30
     (valued,) = engine.waits({**body, "rules": {"values": {"10.2": 50}}})["waits"]
     assert valued["discard"]["score"] == 50
-    # Without Seven Pairs the hand waits on nothing.
-    assert engine.waits({**body, "rules": {"exclude": ["10.2"]}}) == {"waits": []}
+    # Without Seven Pairs the hand waits on nothing: regular, no set and its pairs as four
+    # blocks and the pair, 8 - 4 - 1 = 3 from ready.
+    without = engine.waits({**body, "rules": {"exclude": ["10.2"]}})
+    assert (without["waits"], without["shanten"]) == ([], 3)
 
 
 def test_batch_items_take_their_own_house_rules() -> None:
