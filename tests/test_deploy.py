@@ -68,8 +68,10 @@ def test_manifest_kinds() -> None:
         "ConfigMap",
         "Deployment",
         "HorizontalPodAutoscaler",
+        "NetworkPolicy",
         "PodDisruptionBudget",
         "Service",
+        "ServiceAccount",
     ]
 
 
@@ -89,8 +91,8 @@ def test_deployment_runs_the_image_safely(monkeypatch: pytest.MonkeyPatch) -> No
     assert container["readinessProbe"]["httpGet"]["path"] == "/readyz"
 
     resources_ = container["resources"]
-    assert set(resources_["requests"]) == {"cpu", "memory"}
-    assert set(resources_["limits"]) == {"cpu", "memory"}
+    assert set(resources_["requests"]) == {"cpu", "memory", "ephemeral-storage"}
+    assert set(resources_["limits"]) == {"cpu", "memory", "ephemeral-storage"}
 
     assert pod["securityContext"]["runAsNonRoot"] is True
     assert pod["securityContext"]["runAsUser"] != 0
@@ -101,6 +103,24 @@ def test_deployment_runs_the_image_safely(monkeypatch: pytest.MonkeyPatch) -> No
     # SIGKILL must not come before gunicorn's graceful shutdown can finish.
     graceful = load_gunicorn_conf(monkeypatch)["graceful_timeout"]
     assert pod["terminationGracePeriodSeconds"] > graceful
+
+
+def test_the_pod_has_an_account_of_its_own_without_a_token() -> None:
+    pod = by_kind("Deployment")["spec"]["template"]["spec"]
+    account = by_kind("ServiceAccount")
+    assert pod["serviceAccountName"] == account["metadata"]["name"] != "default"
+    assert pod["automountServiceAccountToken"] is False
+    assert account["automountServiceAccountToken"] is False
+
+
+def test_network_policy_lets_in_the_port_only_and_nothing_out() -> None:
+    labels = by_kind("Deployment")["spec"]["template"]["metadata"]["labels"]
+    policy = by_kind("NetworkPolicy")["spec"]
+    assert labels.items() >= policy["podSelector"]["matchLabels"].items()
+    assert sorted(policy["policyTypes"]) == ["Egress", "Ingress"]
+    (rule,) = policy["ingress"]
+    assert rule["ports"] == [{"port": 8000, "protocol": "TCP"}] and "from" not in rule
+    assert policy["egress"] == []
 
 
 def test_service_and_autoscaler_target_the_deployment() -> None:
