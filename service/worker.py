@@ -457,6 +457,10 @@ class Worker(GeventWorker):  # type: ignore[misc]  # gunicorn is untyped
             gevent.sleep(0)
         held = 0
         try:
+            fault = _protocol_fault(req)
+            if fault is not None:
+                self._refuse(req, sock, addr, fault)
+                raise StopIteration()  # answered here; the connection closes
             declared = _declared_length(req)
             if declared != 0:
                 held = self._read_body(req, declared, sock, addr)
@@ -523,6 +527,24 @@ class Worker(GeventWorker):  # type: ignore[misc]  # gunicorn is untyped
             if error.errno not in (errno.EPIPE, errno.ECONNRESET, None):
                 raise
         return -1
+
+
+def _protocol_fault(req: Any) -> Problem | None:
+    """A request this server must not answer as asked: an HTTP version it does not speak
+    (gunicorn parses any 1.x and would echo it in the status line), or an HTTP/1.1 request
+    without exactly one Host header (RFC 9112 §3.2)."""
+    major, minor = req.version
+    if (major, minor) not in ((1, 0), (1, 1)):
+        return Problem(
+            "bad_request",
+            f"HTTP/{major}.{minor} is not a version this server speaks: send HTTP/1.1",
+            status=505,
+        )
+    if (major, minor) == (1, 1) and sum(name == "HOST" for name, _ in req.headers) != 1:
+        return Problem(
+            "bad_request", "an HTTP/1.1 request carries exactly one Host header (RFC 9112 §3.2)"
+        )
+    return None
 
 
 class Arrival(NamedTuple):

@@ -369,8 +369,12 @@ def test_cors_preflight(client: FlaskClient) -> None:
         "/v1/score",
         headers={"Origin": "https://app.example", "Access-Control-Request-Method": "POST"},
     )
-    assert response.status_code == 200
+    # A preflight asks for headers only: 204, no body, no content type (it was Flask's 200 with
+    # text/html).
+    assert response.status_code == 204
+    assert response.data == b"" and "Content-Type" not in response.headers
     assert "POST" in response.headers["Access-Control-Allow-Methods"]
+    assert response.headers["Access-Control-Allow-Origin"] == "*"
 
 
 def test_cors_restricted_origins() -> None:
@@ -382,6 +386,32 @@ def test_cors_restricted_origins() -> None:
     assert "Origin" in good.headers["Vary"]
     bad = client.get("/livez", headers={"Origin": "https://evil.example"})
     assert "Access-Control-Allow-Origin" not in bad.headers
+    # Every answer varies by Origin, so that no shared cache gives one origin's answer (or an
+    # answer to no origin) to another.
+    assert bad.headers["Vary"] == "Origin"
+    assert client.get("/livez").headers["Vary"] == "Origin"
+    preflight = client.options(
+        "/v1/score",
+        headers={"Origin": "https://evil.example", "Access-Control-Request-Method": "POST"},
+    )
+    assert preflight.status_code == 204 and "Access-Control-Allow-Origin" not in preflight.headers
+
+
+def test_any_origin_allowed_needs_no_vary(client: FlaskClient) -> None:
+    assert "Vary" not in client.get("/livez", headers={"Origin": "https://app.example"}).headers
+
+
+@pytest.mark.parametrize(
+    ("method", "path", "status"),
+    [("DELETE", "/v1/score", "405 Method Not Allowed"), ("GET", "/nowhere", "404 Not Found"),
+     ("POST", "/v1/score", "422 Unprocessable Entity"), ("GET", "/livez", "200 OK")],
+)  # fmt: skip
+def test_status_lines_carry_the_standard_phrase(
+    client: FlaskClient, method: str, path: str, status: str
+) -> None:
+    # Werkzeug writes "405 METHOD NOT ALLOWED"; the phrases are Python's HTTPStatus' (3.11).
+    response = client.open(path, method=method, json={} if method == "POST" else None)
+    assert response.status == status
 
 
 def test_configuration_from_the_environment(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -2,7 +2,9 @@
 
 A WSGI middleware around the whole app rather than Flask hooks: every answer gets them, the
 scoring lane's (lane.py) as Flask's, and plain header tuples cost less than Werkzeug's checked
-ones (measured with the lane: see docs/PERFORMANCE.md).
+ones (measured with the lane: see docs/PERFORMANCE.md). It also answers CORS preflights (204,
+no body) and gives every status line its standard reason phrase (Werkzeug writes
+`405 METHOD NOT ALLOWED`).
 """
 
 from __future__ import annotations
@@ -10,6 +12,7 @@ from __future__ import annotations
 import os
 import re
 from collections.abc import Callable, Iterable
+from http import HTTPStatus
 from typing import Any
 
 StartResponse = Callable[..., Any]
@@ -47,18 +50,38 @@ class Envelope:
         ]
         origin = environ.get("HTTP_ORIGIN")
         allowed = self.allowed
+        if "*" not in allowed:
+            # The answer depends on the Origin whenever only some origins are allowed: a shared
+            # cache must not give one origin's answer (or a no-origin one) to another.
+            added.append(("Vary", "Origin"))
         if origin and ("*" in allowed or origin in allowed):
             added.append(("Access-Control-Allow-Origin", "*" if "*" in allowed else origin))
             added.append(("Access-Control-Expose-Headers", "X-Request-ID"))
-            if "*" not in allowed:
-                added.append(("Vary", "Origin"))
             if environ.get("REQUEST_METHOD") == "OPTIONS":
                 added.extend(_PREFLIGHT)
+        if (
+            environ.get("REQUEST_METHOD") == "OPTIONS"
+            and origin
+            and environ.get("HTTP_ACCESS_CONTROL_REQUEST_METHOD")
+        ):
+            # A preflight asks for headers only: 204, no body, whatever the path.
+            start_response("204 No Content", added)
+            return []
 
         def with_headers(status: str, headers: list[tuple[str, str]], exc_info: Any = None) -> Any:
             # Ours replace the app's (a static file's Cache-Control, say).
             ours = {name.lower() for name, _ in added}
             kept = [header for header in headers if header[0].lower() not in ours]
-            return start_response(status, kept + added, exc_info)
+            return start_response(_standard(status), kept + added, exc_info)
 
         return self.app(environ, with_headers)
+
+
+def _standard(status: str) -> str:
+    """The status line with its standard reason phrase (`405 Method Not Allowed`)."""
+    code = status[:3]
+    phrase = _PHRASES.get(code)
+    return status if phrase is None else f"{code} {phrase}"
+
+
+_PHRASES = {str(status.value): status.phrase for status in HTTPStatus}

@@ -1,0 +1,77 @@
+"""HTTP hygiene at the production server (issue #26): what a request must be before it is
+answered, checked against a real gunicorn with the service's worker on loopback.
+
+The app's own hygiene (CORS preflights, `Vary: Origin`, standard reason phrases) is in
+test_api.py, in process.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+
+import pytest
+
+from bench import drills, server
+
+pytestmark = pytest.mark.slow
+
+
+@pytest.fixture(scope="module")
+def port() -> Iterator[int]:
+    with server.gunicorn(workers=1) as live:
+        yield live.port
+
+
+def ask(port: int, raw: str) -> tuple[str, dict[str, str], bytes]:
+    """The one answer to ``raw`` on a fresh connection: its status line, headers, body."""
+    answered = drills.exchange(port, raw.encode("latin-1"), seconds=5)
+    ((_, headers, body),) = drills.answers(answered)
+    return answered.split(b"\r\n", 1)[0].decode(), headers, body
+
+
+def test_a_version_the_server_does_not_speak_is_505(port: int) -> None:
+    status, headers, body = ask(port, f"GET /livez HTTP/1.2\r\nHost: x:{port}\r\n\r\n")
+    # Answered in HTTP/1.1 (never echoing 1.2) with the standard phrase, as a problem.
+    assert status == "HTTP/1.1 505 HTTP Version Not Supported"
+    assert headers["content-type"] == "application/problem+json"
+    problem = json.loads(body)
+    assert (problem["code"], problem["status"]) == ("bad_request", 505)
+    assert "HTTP/1.2" in problem["detail"]
+
+
+@pytest.mark.parametrize(
+    "hosts",
+    ["", "Host: a\r\nHost: b\r\n"],
+    ids=["no-host", "two-hosts"],
+)
+def test_an_http_1_1_request_needs_one_host(port: int, hosts: str) -> None:
+    status, _, body = ask(port, f"GET /livez HTTP/1.1\r\n{hosts}\r\n")
+    assert status == "HTTP/1.1 400 Bad Request"
+    assert json.loads(body)["code"] == "bad_request"
+    assert "host" in json.loads(body)["detail"].lower()
+
+
+def test_http_1_0_without_host_and_1_1_with_it_are_served(port: int) -> None:
+    old, _, _ = ask(port, "GET /livez HTTP/1.0\r\n\r\n")
+    assert old.endswith("200 OK")
+    status, _, _ = ask(port, "GET /livez HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+    assert status == "HTTP/1.1 200 OK"
+
+
+def test_status_lines_carry_the_standard_phrase_on_the_wire(port: int) -> None:
+    raw = "DELETE /v1/score HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"
+    status, headers, _ = ask(port, raw)
+    assert status == "HTTP/1.1 405 Method Not Allowed"
+    assert "POST" in headers["allow"]
+
+
+def test_a_preflight_on_the_wire_is_204_without_a_body(port: int) -> None:
+    raw = (
+        "OPTIONS /v1/discards HTTP/1.1\r\nHost: x\r\nOrigin: https://app.example\r\n"
+        "Access-Control-Request-Method: POST\r\nConnection: close\r\n\r\n"
+    )
+    status, headers, body = ask(port, raw)
+    assert status == "HTTP/1.1 204 No Content"
+    assert body == b"" and "content-type" not in headers
+    assert headers["access-control-allow-origin"] == "*"
