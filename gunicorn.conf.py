@@ -35,7 +35,7 @@ from typing import Any
 import orjson
 from gunicorn import glogging, util
 
-from service import settings, worker
+from service import reading, settings
 from service.settings import setting
 
 # Every setting, checked before anything reads one: a bad value stops the server here, in the
@@ -227,4 +227,4 @@ def on_exit(server: Any) -> None:
 # gunicorn answers those itself, in HTML; the API promises application/problem+json for every
 # error, so its writer is replaced by one that keeps the status and writes a problem document
 # (no request id: gunicorn may not have read the request).
-util.write_error = worker.write_error
+util.write_error = reading.write_error

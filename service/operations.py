@@ -1,6 +1,6 @@
 """The API's operations with a body, one entry each.
 
-The Flask routes, the scoring lane (api/lane.py), the worker's turns (worker.py) and the
+The Flask routes, the scoring lane (api/lane.py), the worker's turns (turns.py) and the
 metrics all read this table: a new endpoint is one entry here and its function in engine.py.
 """
 
@@ -12,7 +12,7 @@ from typing import Any, Final
 
 from . import engine
 
-# A server's pause: lets it answer others in the middle of a long computation (worker.py).
+# A server's pause: lets it answer others in the middle of a long computation (turns.py).
 Pause = Callable[[], None]
 
 

@@ -1,7 +1,7 @@
 """Every error the service answers, as a problem document (RFC 9457), described here only.
 
 Flask's error handlers (service/api/errors.py), the worker's own answers to what never reaches
-Flask (service/worker.py, whose writer gunicorn.conf.py installs), the batch endpoint's failed
+Flask (service/reading.py, whose writer gunicorn.conf.py installs), the batch endpoint's failed
 items and the CLI all build their bodies with ``Problem``. The domain's errors
 (service/domain/errors.py) become one with ``Problem.of``.
 """

@@ -1,7 +1,9 @@
 """The production worker: gunicorn's gevent worker, made to face the open internet alone.
 
 ``gunicorn.conf.py`` names it (``worker_class``); docs/DESIGN.md ("Serving") says why gevent
-and what was measured. What it adds to gunicorn's own gevent worker:
+and what was measured. It has three rooms: this module (the gunicorn worker: accepting, the
+door, the connection's life), ``reading.py`` (a request read in full before it costs CPU)
+and ``turns.py`` (the turns at the CPU). What it adds to gunicorn's own gevent worker:
 
 * **Requests arrive in full before they cost CPU.** The headers must arrive within the client
   timeout (else the connection is dropped), then the whole body, read here into memory (else
@@ -31,35 +33,29 @@ Every answer given here is a problem document (RFC 9457) and one log line, never
 from __future__ import annotations
 
 import contextlib
-import errno
-import io
 import socket
 import struct
 import sys
 import time
-from collections import deque
-from collections.abc import Callable, Iterable
-from http import HTTPStatus
 from typing import Any, Final, NamedTuple
 
 import gevent
-import orjson
-from gevent.event import Event
 from gevent.server import StreamServer
-from gunicorn import util
-from gunicorn.http.body import ChunkedReader
-from gunicorn.http.errors import NoMoreData
 from gunicorn.workers import ggevent
 from gunicorn.workers.ggevent import GeventWorker
 
 from . import metrics, settings
-from .api.headers import request_id
-from .api.lane import PAUSE
-from .operations import BACKGROUND
-from .problems import Problem
-
-StartResponse = Callable[..., Any]
-App = Callable[[dict[str, Any], StartResponse], Iterable[bytes]]
+from .reading import (
+    HEADERS,
+    STEP,
+    Budget,
+    Reading,
+    declared_length,
+    overload_problem,
+    problem_bytes,
+    protocol_fault,
+)
+from .turns import BODILESS, UNQUEUED, Turns
 
 # The serving settings (service.settings checks them, with every other variable).
 CLIENT_TIMEOUT: Final = settings.CLIENT_TIMEOUT
@@ -71,11 +67,6 @@ setting = settings.setting
 # could stay piled on one worker for good (the score rate swung from 44% to 133% of livez's
 # between benchmark runs); redialled, they go to whichever worker is free to accept first.
 REQUESTS_PER_CONNECTION: Final = 100
-RETRY_AFTER = "1"  # seconds: a turn is milliseconds, a full queue drains within one
-_STEP = 64 * 1024  # bytes read from a client at a time
-_HEADERS = (
-    1024 * 1024
-)  # bytes: more than gunicorn.conf.py's limits let a request line and headers be
 _PEEK = 256  # bytes of a request looked at before it is read: its method and path
 # Linux's SO_TIMESTAMPNS (asm-generic/socket.h; Python's socket module does not name it): the
 # kernel stamps each segment with the time it arrived, so a worker taking a connection knows
@@ -83,260 +74,6 @@ _PEEK = 256  # bytes of a request looked at before it is read: its method and pa
 SO_TIMESTAMPNS: Final = 35
 _TIMESPEC = struct.Struct("@qq")  # struct timespec on a 64-bit Linux
 _STAMP_SPACE = socket.CMSG_SPACE(_TIMESPEC.size)
-# Seconds the loop may go without looking for I/O (Turns.share_loop): at 2 ms, 16 persistent
-# connections looping scores were served 5% fewer a second; at 10 ms, within the VM's noise.
-SLICE: Final = 0.010
-# A timer's delay (seconds) for a greenlet to resume once the loop has looked for I/O: unlike
-# sleep(0), a timer fires only after the next poll. It must be already due when the loop next
-# computes how long to wait, so that the poll does not block: libev rounds a wait under 1 ms
-# up to 1 ms (at 0.1 ms, a batch's pauses left the worker idle: 37,086 hands/s against 46,577).
-RESUME: Final = 1e-6
-# Paths whose requests skip the queue (Turns): probes, which must answer while the worker is
-# saturated (the API's promise for /livez), and the scrapes that show the saturation.
-UNQUEUED: Final = frozenset({"/livez", "/readyz", "/metrics"})
-# Methods without a body: the door lets them in, and they wait for their turn with no time
-# limit (they are cheap, and the API answers them without 503s).
-BODILESS: Final = frozenset({"GET", "HEAD", "OPTIONS"})
-
-
-def problem_answer(
-    problem: Problem, given_id: str | None = None
-) -> tuple[str, list[tuple[str, str]], bytes]:
-    """The status line, headers and body of an answer carrying ``problem``.
-
-    ``given_id`` is the request's X-Request-ID header when the request was read (then the
-    answer carries a request id, as the app's do); None when it could not be.
-    """
-    body = problem.body()
-    headers = [
-        ("Content-Type", "application/problem+json"),
-        ("X-Content-Type-Options", "nosniff"),
-    ]
-    if problem.status == 503:
-        headers.append(("Retry-After", RETRY_AFTER))
-    if given_id is not None:
-        body["request_id"] = request_id(given_id)
-        headers.append(("X-Request-ID", body["request_id"]))
-    data = orjson.dumps(body)
-    headers.append(("Content-Length", str(len(data))))
-    return f"{problem.status} {HTTPStatus(problem.status).phrase}", headers, data
-
-
-def problem_bytes(problem: Problem, given_id: str | None = None) -> bytes:
-    """A whole HTTP/1.1 answer carrying ``problem``, after which the connection closes."""
-    status, headers, data = problem_answer(problem, given_id)
-    head = "".join(f"{name}: {value}\r\n" for name, value in headers)
-    return f"HTTP/1.1 {status}\r\nConnection: close\r\n{head}\r\n".encode("latin-1") + data
-
-
-def write_error(sock: Any, status: int, _reason: str, message: str) -> None:
-    """gunicorn's own error answers (malformed request lines, headers, ...), as problems.
-
-    Installed as ``gunicorn.util.write_error`` by gunicorn.conf.py: gunicorn answers those in
-    HTML before the app is involved, and the API promises a problem document for every error.
-    """
-    # 501 is gunicorn's answer to a transfer coding it does not support: the client's doing.
-    code = "internal_error" if status == 500 else "bad_request"
-    detail = message[:200] or (
-        "the service failed" if status == 500 else "the request could not be read as HTTP"
-    )
-    util.write_nonblock(sock, problem_bytes(Problem(code, detail, status=status)))
-
-
-class Budget:
-    """Bytes a worker holds for requests and answers in flight, against a bound."""
-
-    def __init__(self, limit: int) -> None:
-        self.limit = limit
-        self.held = 0
-
-    def take(self, size: int) -> bool:
-        if self.held + size > self.limit:
-            return False
-        self.held += size
-        return True
-
-    def force(self, size: int) -> None:
-        """Counts what is already in memory (a computed answer) whatever the bound."""
-        self.held += size
-
-    def give(self, size: int) -> None:
-        self.held -= size
-
-
-class Turns:
-    """WSGI middleware: requests compute one at a time, probes and scrapes aside (``UNQUEUED``).
-
-    A request with a body waits for its first turn at most ``wait`` seconds, then is answered
-    503; one without (a GET of the catalogue) waits for its turn, however long. Scoring
-    requests and GETs go first, each in order of arrival, taking turns when both wait: a crowd
-    of either leaves the other half of the turns (GETs queued with the scores, 1,500
-    connections looping scores and GETs held most scores past their wait: 503s for 81% of
-    the requests). A batch is background work: it starts when none waits, one batch at a time, and
-    gives its turn away at each of its pauses (every few milliseconds) while others wait; it
-    resumes when none is left, or once it has been paused for ``wait``, so that it always
-    moves on. A single score thus waits for the requests ahead of it, not for a thousand hands.
-
-    Each computed answer is held in memory until the client has taken it, so its size counts
-    against the worker's budget until the server closes the answer.
-    """
-
-    def __init__(self, app: App, wait: float, budget: Budget) -> None:
-        self.app = app
-        self.wait = wait
-        self.budget = budget
-        self.holder: Any = None  # the greenlet computing, if any
-        self.scores: deque[Waiter] = deque()  # requests waiting for their turn
-        self.batches: deque[Waiter] = deque()  # batches waiting to start
-        self.paused: deque[Waiter] = deque()  # the batch that gave its turn away, if any
-        self.gets: deque[Waiter] = deque()  # requests without a body waiting for their turn
-        self.get_next = False  # when scores and GETs both wait, a GET goes next
-        # When the loop last looked for I/O: stamped by a watcher run right after each poll.
-        self.polled = time.monotonic()
-        self.poll_watcher = gevent.get_hub().loop.check(ref=False)
-        self.poll_watcher.start(self._stamp)
-
-    def __call__(self, environ: dict[str, Any], start_response: StartResponse) -> Iterable[bytes]:
-        environ[PAUSE] = self.pause
-        path = environ.get("PATH_INFO", "")
-        if path in UNQUEUED:
-            return self.app(environ, start_response)
-        line = self.line(environ["REQUEST_METHOD"], path)
-        if not self.take(line, None if line is self.gets else self.wait):
-            return _overloaded(environ, start_response, f"no turn within {self.wait:g} s")
-        try:
-            answer = self.app(environ, start_response)
-            try:
-                chunks = list(answer)
-            finally:
-                close = getattr(answer, "close", None)
-                if close is not None:
-                    close()
-        finally:
-            self.give()
-        held = sum(len(chunk) for chunk in chunks)
-        self.budget.force(held)
-        return _Held(chunks, self.budget, held)
-
-    def line(self, method: str, path: str) -> deque[Waiter]:
-        """Where a request waits for its turn."""
-        if method in BODILESS:
-            return self.gets
-        return self.batches if path in BACKGROUND else self.scores
-
-    def waited(self, line: deque[Waiter]) -> float:
-        """How long the first request waiting in ``line`` has waited (0: none waits)."""
-        first = _first(line)
-        return 0.0 if first is None else time.monotonic() - first.since
-
-    def take(self, line: deque[Waiter], timeout: float | None) -> bool:
-        """Waits in ``line`` for the turn, up to ``timeout`` seconds (None: for good)."""
-        if self.holder is None:  # then none waits: the turn is handed from one to the next
-            self.holder = gevent.getcurrent()
-            self.share_loop()  # holding the turn: what the loop reads meanwhile queues behind
-            return True
-        waiter = Waiter(time.monotonic())
-        line.append(waiter)
-        waiter.event.wait(timeout)
-        if waiter.event.is_set():  # handed over, even if the timeout fired in the meantime
-            return True
-        waiter.gone = True
-        return False
-
-    def give(self) -> None:
-        """Hands the turn to the next (class docstring), or frees it."""
-        self.holder = None
-        line = self._next()
-        if line is not None:
-            waiter = line.popleft()
-            self.holder = waiter.greenlet
-            waiter.event.set()
-
-    def _stamp(self) -> None:
-        self.polled = time.monotonic()
-
-    def share_loop(self) -> None:
-        """Lets the loop look for I/O (new connections, probes, timeouts) first if it has not
-        for ``SLICE``, so that no run of requests holds it longer.
-
-        Without this, a request read when the loop found its socket ready was answered right
-        there, and so was the next one on its connection if the client had already sent it:
-        fast persistent clients were answered thousands of times in one turn of the loop,
-        during which no connection was accepted (1,500 of them looping scores: /livez on a
-        new connection waited p50 0.4-1.0 s, p99 1.6-2.8 s; measured). Yielding on every
-        request instead cost 8% of the score rate on 16 persistent connections."""
-        if time.monotonic() - self.polled >= SLICE:
-            gevent.sleep(RESUME)
-
-    def _next(self) -> deque[Waiter] | None:
-        if self.paused and self.paused[0].since + self.wait <= time.monotonic():
-            return self.paused
-        score, get = _first(self.scores), _first(self.gets)
-        if score is not None or get is not None:
-            if get is not None and (score is None or self.get_next):
-                self.get_next = False
-                return self.gets
-            self.get_next = get is not None
-            return self.scores
-        if self.paused:
-            return self.paused
-        return self.batches if _first(self.batches) is not None else None
-
-    def pause(self) -> None:
-        """Between a batch's steps: scoring requests and GETs waiting for a turn go first, and
-        the worker polls its sockets (new requests, probes). A timer, not sleep(0), which only
-        runs greenlets already woken (a probe waited ~100 ms to be accepted), nor idle(),
-        which waits for a quiet loop (a stream of retries starved the batch: measured)."""
-        waiting = _first(self.scores) is not None or _first(self.gets) is not None
-        if self.holder is gevent.getcurrent() and waiting:
-            self.give()
-            self.take(self.paused, None)
-        else:
-            gevent.sleep(RESUME)
-
-
-class Waiter:
-    """A request (or a paused batch) waiting for the turn."""
-
-    __slots__ = ("event", "gone", "greenlet", "since")
-
-    def __init__(self, since: float) -> None:
-        self.since = since
-        self.event = Event()
-        self.greenlet = gevent.getcurrent()
-        self.gone = False  # gave up: its turn goes to the next
-
-
-def _first(line: deque[Waiter]) -> Waiter | None:
-    """The first in ``line`` still waiting (those that gave up leave it here)."""
-    while line and line[0].gone:
-        line.popleft()
-    return line[0] if line else None
-
-
-class _Held(list[bytes]):
-    """A computed answer: its bytes leave the budget when the server is done writing it."""
-
-    def __init__(self, chunks: list[bytes], budget: Budget, size: int) -> None:
-        super().__init__(chunks)
-        self.budget = budget
-        self.size = size
-
-    def close(self) -> None:
-        self.budget.give(self.size)
-        self.size = 0
-
-
-def _overloaded(environ: dict[str, Any], start_response: StartResponse, why: str) -> list[bytes]:
-    metrics.outside(environ.get("PATH_INFO", ""), environ["REQUEST_METHOD"], 503, "overloaded")
-    given = environ.get("HTTP_X_REQUEST_ID", "")
-    status, headers, data = problem_answer(_overload_problem(why), given)
-    start_response(status, headers)
-    return [data]
-
-
-def _overload_problem(why: str) -> Problem:
-    return Problem("overloaded", f"the service is saturated ({why}); retry after {RETRY_AFTER} s")
 
 
 class _Server(StreamServer):  # type: ignore[misc]  # gevent is untyped
@@ -366,7 +103,7 @@ class _Server(StreamServer):  # type: ignore[misc]  # gevent is untyped
 ggevent.StreamServer = _Server  # the name GeventWorker.run builds its servers with
 
 
-class Worker(GeventWorker):  # type: ignore[misc]  # gunicorn is untyped
+class Worker(Reading, GeventWorker):  # type: ignore[misc]  # gunicorn is untyped
     """gunicorn's gevent worker with the bounds above (module docstring)."""
 
     wsgi: Any  # gunicorn's: the app it serves, here wrapped in Turns
@@ -392,7 +129,7 @@ class Worker(GeventWorker):  # type: ignore[misc]  # gunicorn is untyped
         # half its time is refused unread, for the cost of a peek and a send.
         self.door = self.wsgi.wait / 2
         self.door_answer = problem_bytes(
-            _overload_problem(f"requests wait over {self.door:g} s for a turn")
+            overload_problem(f"requests wait over {self.door:g} s for a turn")
         )
         self.shed = 0  # requests refused at the door since the last log line about them
         self.shed_logged = 0.0
@@ -441,7 +178,7 @@ class Worker(GeventWorker):  # type: ignore[misc]  # gunicorn is untyped
             # before the client reads it (a client uploading a batch saw one: measured).
             with gevent.Timeout(self.client_timeout, False):
                 dropped = 0
-                while dropped <= self.max_body + _HEADERS and (part := client.recv(_STEP)):
+                while dropped <= self.max_body + HEADERS and (part := client.recv(STEP)):
                     dropped += len(part)
         except OSError:
             pass  # the client left: nothing is owed
@@ -457,11 +194,11 @@ class Worker(GeventWorker):  # type: ignore[misc]  # gunicorn is untyped
             gevent.sleep(0)
         held = 0
         try:
-            fault = _protocol_fault(req)
+            fault = protocol_fault(req)
             if fault is not None:
                 self._refuse(req, sock, addr, fault)
                 raise StopIteration()  # answered here; the connection closes
-            declared = _declared_length(req)
+            declared = declared_length(req)
             if declared != 0:
                 held = self._read_body(req, declared, sock, addr)
                 if held < 0:
@@ -472,79 +209,6 @@ class Worker(GeventWorker):  # type: ignore[misc]  # gunicorn is untyped
             raise StopIteration() from None
         finally:
             self.budget.give(max(held, 0))
-
-    def _read_body(self, req: Any, declared: int | None, sock: Any, addr: Any) -> int:
-        """Reads the body into memory; its size (held in the budget), or -1 if answered here."""
-        if declared is not None and declared > self.max_body:
-            # Before any 100 Continue: the client never uploads what would be refused.
-            return self._refuse(req, sock, addr, _too_large(self.max_body))
-        if req._expected_100_continue:
-            sock.sendall(b"HTTP/1.1 100 Continue\r\n\r\n")
-            req._expected_100_continue = False  # gunicorn would send it again
-        parts = []
-        size = 0
-        try:
-            with gevent.Timeout(self.client_timeout):
-                while True:
-                    part = req.body.read(_STEP)
-                    if not part:
-                        break
-                    if size + len(part) > self.max_body:
-                        return self._refuse(req, sock, addr, _too_large(self.max_body), size)
-                    if not self.budget.take(len(part)):
-                        why = "too many request bodies held in memory"
-                        return self._refuse(req, sock, addr, _overload_problem(why), size)
-                    size += len(part)
-                    parts.append(part)
-        except gevent.Timeout:
-            late = Problem(
-                "request_timeout",
-                f"the body did not arrive in full within {self.client_timeout:g} s",
-            )
-            return self._refuse(req, sock, addr, late, size)
-        except NoMoreData:  # a chunked body cut short
-            declared = size + 1
-        if declared is not None and size < declared:
-            cut = Problem("bad_request", "the body ended before it was complete")
-            return self._refuse(req, sock, addr, cut, size)
-        # The app reads a body of known length: a chunked one is now one too.
-        req.body = io.BytesIO(b"".join(parts))
-        req.headers = [
-            (name, value)
-            for name, value in req.headers
-            if name not in ("CONTENT-LENGTH", "TRANSFER-ENCODING")
-        ] + [("CONTENT-LENGTH", str(size))]
-        return size
-
-    def _refuse(self, req: Any, sock: Any, addr: Any, problem: Problem, held: int = 0) -> int:
-        self.budget.give(held)
-        self.log.warning("%s %s from %s: %s", problem.status, problem.code, addr, problem.detail)
-        metrics.outside(req.path or "", req.method or "", problem.status, problem.code)
-        given = next((value for name, value in req.headers if name == "X-REQUEST-ID"), "")
-        try:
-            sock.sendall(problem_bytes(problem, given))
-        except OSError as error:
-            if error.errno not in (errno.EPIPE, errno.ECONNRESET, None):
-                raise
-        return -1
-
-
-def _protocol_fault(req: Any) -> Problem | None:
-    """A request this server must not answer as asked: an HTTP version it does not speak
-    (gunicorn parses any 1.x and would echo it in the status line), or an HTTP/1.1 request
-    without exactly one Host header (RFC 9112 §3.2)."""
-    major, minor = req.version
-    if (major, minor) not in ((1, 0), (1, 1)):
-        return Problem(
-            "bad_request",
-            f"HTTP/{major}.{minor} is not a version this server speaks: send HTTP/1.1",
-            status=505,
-        )
-    if (major, minor) == (1, 1) and sum(name == "HOST" for name, _ in req.headers) != 1:
-        return Problem(
-            "bad_request", "an HTTP/1.1 request carries exactly one Host header (RFC 9112 §3.2)"
-        )
-    return None
 
 
 class Arrival(NamedTuple):
@@ -574,16 +238,3 @@ def _peek(client: Any) -> Arrival | None:
             age = time.time() - seconds - nanoseconds / 1e9  # both the wall clock
     path = target.partition(b"?")[0]
     return Arrival(method.decode("latin-1"), path.decode("latin-1"), age)
-
-
-def _declared_length(req: Any) -> int | None:
-    """The body's declared length; None for a chunked one (gunicorn checked the headers)."""
-    if isinstance(req.body.reader, ChunkedReader):
-        return None
-    return next((int(value) for name, value in req.headers if name == "CONTENT-LENGTH"), 0)
-
-
-def _too_large(limit: int) -> Problem:
-    return Problem(
-        "payload_too_large", f"the body is larger than the service accepts (at most {limit} bytes)"
-    )

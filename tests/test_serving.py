@@ -20,7 +20,7 @@ import orjson
 import pytest
 
 from bench import drills, server
-from service import worker
+from service import reading, worker
 from service.problems import Problem
 
 from .test_openapi_spec import validator
@@ -62,7 +62,7 @@ def test_drill_holds(drill: Callable[[], drills.Drill]) -> None:
     ids=lambda value: getattr(value, "code", str(value)),
 )
 def test_answers_given_before_the_app_are_problem_documents(problem: Problem, status: int) -> None:
-    raw = worker.problem_bytes(problem, "client-id-1")
+    raw = reading.problem_bytes(problem, "client-id-1")
     [(got, headers, body)] = drills.answers(raw)
     document = orjson.loads(body)
     PROBLEM.validate(document)
@@ -164,7 +164,7 @@ def test_gunicorn_with_a_bad_serving_setting_stops_at_once_with_one_line() -> No
 def test_gunicorn_s_own_501_is_a_bad_request_problem() -> None:
     ours, theirs = socket.socketpair()
     with ours, theirs:
-        worker.write_error(ours, 501, "Not Implemented", "Unsupported transfer coding: 'gzip'")
+        reading.write_error(ours, 501, "Not Implemented", "Unsupported transfer coding: 'gzip'")
         ours.close()
         [(status, _, body)] = drills.answers(drills.read_until_closed(theirs, 5))
     document = orjson.loads(body)

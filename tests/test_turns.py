@@ -1,4 +1,4 @@
-"""The worker's turns at the CPU (service.worker.Turns), in process: who computes when.
+"""The worker's turns at the CPU (service.turns.Turns), in process: who computes when.
 
 Greenlets stand for requests; nothing here needs a server. tests/test_serving.py drills the
 same worker through a real gunicorn.
@@ -15,8 +15,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from service import worker
 from service.api.lane import PAUSE
+from service.reading import Budget
+from service.turns import SLICE, Turns, Waiter
 
 from .test_openapi_spec import validator
 
@@ -24,8 +25,8 @@ PROBLEM = validator("/components/schemas/Problem")
 
 
 def test_a_request_without_a_turn_is_answered_503_with_retry_after() -> None:
-    budget = worker.Budget(1000)
-    turns = worker.Turns(lambda environ, start: [b"scored"], wait=0.01, budget=budget)
+    budget = Budget(1000)
+    turns = Turns(lambda environ, start: [b"scored"], wait=0.01, budget=budget)
     assert turns.take(turns.scores, None)  # another request is computing
     seen: dict[str, Any] = {}
     body = turns(
@@ -54,7 +55,7 @@ def test_scores_go_before_a_paused_batch_and_batches_run_one_at_a_time() -> None
             environ[PAUSE]()
         return [b""]
 
-    turns = worker.Turns(app, wait=10, budget=worker.Budget(1000))
+    turns = Turns(app, wait=10, budget=Budget(1000))
 
     def request(name: str, path: str) -> gevent.Greenlet:
         environ = {"REQUEST_METHOD": "POST", "PATH_INFO": path, "name": name}
@@ -91,13 +92,13 @@ def test_scores_go_before_a_paused_batch_and_batches_run_one_at_a_time() -> None
 def test_the_turn_goes_to_scores_then_the_paused_batch_then_a_new_one(
     waiting: dict[str, float], first: str
 ) -> None:
-    turns = worker.Turns(lambda environ, start: [], wait=0.1, budget=worker.Budget(1000))
+    turns = Turns(lambda environ, start: [], wait=0.1, budget=Budget(1000))
     assert turns.take(turns.scores, None)
-    gone = worker.Waiter(0.0)
+    gone = Waiter(0.0)
     gone.gone = True  # a score that gave up waiting is passed over
     turns.scores.append(gone)
     now = time.monotonic()
-    waiters = {line: worker.Waiter(now - ago) for line, ago in waiting.items()}
+    waiters = {line: Waiter(now - ago) for line, ago in waiting.items()}
     for line, waiter in waiters.items():
         getattr(turns, line).append(waiter)
     turns.give()
@@ -106,8 +107,8 @@ def test_the_turn_goes_to_scores_then_the_paused_batch_then_a_new_one(
 
 
 def test_an_answer_counts_against_the_budget_until_it_is_written() -> None:
-    budget = worker.Budget(1000)
-    turns = worker.Turns(lambda environ, start: [b"12345", b"678"], wait=1, budget=budget)
+    budget = Budget(1000)
+    turns = Turns(lambda environ, start: [b"12345", b"678"], wait=1, budget=budget)
     answer = turns({"REQUEST_METHOD": "POST"}, lambda status, headers: None)
     assert list(answer) == [b"12345", b"678"] and budget.held == 8
     answer.close()  # type: ignore[attr-defined]
@@ -125,7 +126,7 @@ def test_a_free_turn_waits_for_the_loop_to_poll_only_once_the_loop_has_been_busy
         done.append(environ["name"])
         return [b""]
 
-    turns = worker.Turns(app, wait=10, budget=worker.Budget(1000))
+    turns = Turns(app, wait=10, budget=Budget(1000))
 
     def request(name: str) -> None:
         list(turns({"REQUEST_METHOD": "POST", "name": name}, lambda status, headers: None))
@@ -134,7 +135,7 @@ def test_a_free_turn_waits_for_the_loop_to_poll_only_once_the_loop_has_been_busy
     later = gevent.spawn(request, "B")
     # Busy, the loop last looked for I/O over a slice ago; else it just did (stamped ahead, so
     # that a stall of a loaded machine between here and the request cannot make it busy).
-    turns.polled = time.monotonic() + (-2 * worker.SLICE if busy else 60)
+    turns.polled = time.monotonic() + (-2 * SLICE if busy else 60)
     polled = turns.polled
     request("A")
     later.join(timeout=5)
@@ -145,9 +146,9 @@ def test_a_free_turn_waits_for_the_loop_to_poll_only_once_the_loop_has_been_busy
 
 
 def test_scores_and_gets_take_turns_when_both_wait() -> None:
-    turns = worker.Turns(lambda environ, start: [], wait=0.1, budget=worker.Budget(1000))
+    turns = Turns(lambda environ, start: [], wait=0.1, budget=Budget(1000))
     assert turns.take(turns.scores, None)
-    waiters = {f"{line} {n}": worker.Waiter(0.0) for line in ("scores", "gets") for n in (1, 2)}
+    waiters = {f"{line} {n}": Waiter(0.0) for line in ("scores", "gets") for n in (1, 2)}
     for name, waiter in waiters.items():
         getattr(turns, name.split()[0]).append(waiter)
     served: list[str] = []
@@ -192,7 +193,7 @@ def test_turns_never_overlap_and_every_request_ends(
         start_response("200 OK", [])
         return [b"computed"]
 
-    turns = worker.Turns(app, wait=wait, budget=worker.Budget(10**6))
+    turns = Turns(app, wait=wait, budget=Budget(10**6))
 
     def request(index: int, kind: str, after: int, steps: int) -> bytes:
         gevent.sleep(after / 1000)
