@@ -83,11 +83,7 @@ def waits_analysis(
     unseen = _unseen(hand.tiles, melds, seen)
     counts = t.counts(hand.tiles)
     analysis = shape.analyse(counts, unseen)
-    found = [
-        scored_wait(hand, melds, ways, rules, useful.tile, useful.remaining)
-        for useful in (analysis.useful if analysis.shanten == 0 else ())
-    ]
-    return analysis, found
+    return analysis, _scored_waits(hand, melds, ways, rules, analysis)
 
 
 def discards(
@@ -108,14 +104,20 @@ def discards(
         kept = list(hand.tiles)
         kept.remove(tile)
         waiting = hand.replace(tiles=tuple(kept))
-        scored = tuple(
-            scored_wait(waiting, melds, ways, rules, useful.tile, useful.remaining)
-            for useful in (analysis.useful if analysis.shanten == 0 else ())
-        )
-        found.append(Discard(tile, analysis, scored))
+        scored = _scored_waits(waiting, melds, ways, rules, analysis)
+        found.append(Discard(tile, analysis, tuple(scored)))
     found.sort(key=Discard.rank)
     shanten = shape.shanten(counts)
     return shanten, found
+
+
+def _scored_waits(
+    hand: Hand, melds: tuple[Meld, ...], ways: dict[str, Win], rules: Rules, analysis: Analysis
+) -> list[Wait]:
+    """A ready hand's waits (its useful tiles), each scored both ways; none for another."""
+    if analysis.shanten != 0:
+        return []
+    return [scored_wait(hand, melds, ways, rules, u.tile, u.remaining) for u in analysis.useful]
 
 
 def _unseen(held: tuple[int, ...], melds: tuple[Meld, ...], seen: Sequence[int]) -> list[int]:
