@@ -47,9 +47,9 @@ from gunicorn.workers.ggevent import GeventWorker
 from . import metrics, settings
 from .reading import (
     HEADERS,
-    STEP,
     Budget,
     Reading,
+    answer_and_close,
     declared_length,
     overload_problem,
     problem_bytes,
@@ -170,18 +170,9 @@ class Worker(Reading, GeventWorker):  # type: ignore[misc]  # gunicorn is untype
             )
             self.shed, self.shed_logged = 0, now
         client.settimeout(self.client_timeout)
-        try:
-            client.sendall(self.door_answer)
-            client.shutdown(socket.SHUT_WR)
-            # The rest of the request may still be coming: it is read and dropped until the
-            # client closes, so that our close sends no reset, which can destroy the answer
-            # before the client reads it (a client uploading a batch saw one: measured).
-            with gevent.Timeout(self.client_timeout, False):
-                dropped = 0
-                while dropped <= self.max_body + HEADERS and (part := client.recv(STEP)):
-                    dropped += len(part)
-        except OSError:
-            pass  # the client left: nothing is owed
+        # The rest of the request may still be coming: read and dropped until the client
+        # closes, so that our close sends no reset.
+        answer_and_close(client, self.door_answer, self.client_timeout, self.max_body + HEADERS)
 
     def handle_request(self, listener_name: Any, req: Any, sock: Any, addr: Any) -> bool:
         if req.req_number >= REQUESTS_PER_CONNECTION:

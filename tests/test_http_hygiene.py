@@ -8,6 +8,8 @@ test_api.py, in process.
 from __future__ import annotations
 
 import json
+import socket
+import time
 from collections.abc import Iterator
 
 import pytest
@@ -75,3 +77,23 @@ def test_a_preflight_on_the_wire_is_204_without_a_body(port: int) -> None:
     assert status == "HTTP/1.1 204 No Content"
     assert body == b"" and "content-type" not in headers
     assert headers["access-control-allow-origin"] == "*"
+
+
+def test_a_refused_upload_can_finish_sending_and_read_its_answer() -> None:
+    # A client trickling its body past the read timeout is answered 408 while it is still
+    # sending, as uploaders do, reading only once done. The server must keep reading (and
+    # dropping) what comes, not close: a close on unread bytes resets the connection, the
+    # client's next send fails and the 408 is lost (the slow-clients drill lost both of its
+    # tricklers' answers so in one run of about ten).
+    with server.gunicorn(workers=1, env={"ZJ_CLIENT_TIMEOUT": "1"}) as live:
+        body = b'{"hand": ' + b" " * 40_000
+        raw = drills.head("POST", "/v1/score", live.port, length=len(body))
+        with socket.create_connection((server.HOST, live.port), timeout=5) as sock:
+            sock.sendall(raw + body[:10])
+            time.sleep(1.5)  # past the timeout: the 408 is sent
+            for start in range(10, len(body), 8_000):  # the rest, as an uploader sends it
+                sock.sendall(body[start : start + 8_000])
+                time.sleep(0.1)
+            answered = drills.read_until_closed(sock, 3)
+    ((status, _, problem),) = drills.answers(answered)
+    assert status == 408 and json.loads(problem)["code"] == "request_timeout"
