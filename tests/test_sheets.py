@@ -207,6 +207,11 @@ def test_a_claim_no_hand_could_hold(
     assert says in raised.value.errors[0]["message"]
 
 
+def test_win_on_kong_without_one_kong_where_the_table_excludes_it() -> None:
+    # A table that does not play 4.3.1 wins on a kong without claiming it: 9.2 10 alone.
+    assert summary(claimed("9.2", rules={"exclude": ["4.3.1"]}))[1:] == (10, "none", 10)
+
+
 def test_v251_thirteen_terminals_claims_concealed_hand() -> None:
     # v2.51 counts 1.2 on Thirteen Terminals (RULES.md §4.5): 320 alone, 1.2 not counted
     answer = claimed("10.1", "1.2", rules={"version": "2.51"})

@@ -112,7 +112,7 @@ def check(entries: tuple[Entry, ...], win: Win, rules: Rules) -> list[Counted]:
         found.append((index, pattern, _count(index, entry, pattern)))
     _check_bonus_tiles(found)
     _check_form(found, table.forms)
-    _check_win(found, win)
+    _check_win(found, win, table.counts("4.3.1"))
     found.sort(key=lambda item: _ORDER[item[1].id])
     return [
         Counted(pattern, table.values[pattern.id], times, "claimed") for _, pattern, times in found
@@ -184,14 +184,16 @@ _WINS: Final[dict[str, tuple[Callable[[Win], bool], str]]] = {
 }  # fmt: skip
 
 
-def _check_win(found: list[tuple[int, Pattern, int]], win: Win) -> None:
+def _check_win(found: list[tuple[int, Pattern, int]], win: Win, kongs_count: bool) -> None:
+    """``kongs_count``: the rules count One Kong, which every hand with a kong holds, so a
+    kong shows in the claim (a table that excludes it may win on a kong and not say so)."""
     ids = {pattern.id: index for index, pattern, _ in found}
     for index, pattern, _ in found:
         rule = _WINS.get(pattern.id)
         if rule is not None and not rule[0](win):
             raise _fault(index, "id", rule[1])
     kongs = [id for id in ids if id.startswith("4.3.")]
-    if "9.2" in ids and not kongs:
+    if "9.2" in ids and kongs_count and not kongs:
         raise _fault(ids["9.2"], "id", "Win on Kong needs a kong: claim 4.3.x too")
     for blessing in ("9.4.1", "9.4.2"):
         if blessing in ids and kongs:
