@@ -215,10 +215,13 @@ def declared_melds(hand: Hand, size: int = 14, won: bool = True) -> tuple[Meld, 
     ``won``: the tiles include a winning tile (not so after a draw, for hand analysis)."""
     declared = []
     for index, spec in enumerate(hand.melds):
-        fault = _meld_fault(spec)
-        if fault is not None:
-            raise InvalidHand.at(f"hand.melds[{index}].{fault[0]}", fault[1])
-        declared.append(Meld(spec.kind, min(spec.tiles), spec.concealed, True))
+        meld = _LEGAL.get((spec.kind, spec.tiles, spec.concealed))
+        if meld is None:
+            fault = _meld_fault(spec)
+            if fault is not None:
+                raise InvalidHand.at(f"hand.melds[{index}].{fault[0]}", fault[1])
+            meld = _LEGAL[(spec.kind, tuple(sorted(spec.tiles)), spec.concealed)]
+        declared.append(meld)
     if len(declared) > 1:
         # In one fixed order, so that the order the client listed them in changes nothing.
         declared.sort(key=Meld.order)
@@ -236,6 +239,19 @@ def declared_melds(hand: Hand, size: int = 14, won: bool = True) -> tuple[Meld, 
                 f"{copies} copies of {t.repeated(kind)} across tiles and melds; there are only 4",
             )
     return melds
+
+
+def _legal_melds() -> dict[tuple[SetKind, tuple[int, ...], bool], Meld]:
+    """Every meld a hand may declare, by (kind, tiles in order, concealed): a declared meld is
+    one look-up, and ``_meld_fault`` explains the rest. Melds are values, shared by hands."""
+    legal = {}
+    for tile in range(t.KINDS):
+        for kind in (CHOW, PUNG, KONG):
+            for concealed in (False, True) if kind == KONG else (False,):
+                meld = Meld(kind, tile, concealed, True)
+                if meld.tiles[-1] < t.KINDS and _meld_fault(MeldSpec(kind, meld.tiles, concealed)) is None:
+                    legal[(kind, meld.tiles, concealed)] = meld
+    return legal
 
 
 def _count_fault(hand: Hand, held: int, size: int, won: bool) -> str:
@@ -311,6 +327,9 @@ def _meld_fault(spec: MeldSpec) -> tuple[str, str] | None:
             f"only a kong can be declared concealed; a declared {spec.kind} is exposed"
         )
     return None
+
+
+_LEGAL: Final = _legal_melds()
 
 
 def check_context(hand: Hand, melds: tuple[Meld, ...], win: Win, rules: Rules) -> None:
