@@ -9,7 +9,6 @@ cheap key to compute and to look up. Readings of the suits are then combined.
 from __future__ import annotations
 
 from collections.abc import Collection, Iterable
-from itertools import product
 from typing import Final, Literal
 
 from . import tiles as t
@@ -56,36 +55,28 @@ class Arrangement:
         pair: int = -1,
         pairs: tuple[int, ...] = (),
         winning: int | None = None,
+        chows: tuple[int, ...] = (),
+        triplets: tuple[int, ...] = (),
+        concealed: int = 0,
     ) -> None:
         self.form = form
         self.sets = sets
         self.pair = pair
         self.pairs = pairs
         self.winning = winning
-        chow_tiles: list[int] = []
-        triplet_tiles: list[int] = []
-        concealed = 0
-        for meld in sets:
-            if meld.kind == CHOW:
-                chow_tiles.append(meld.tile)
-            else:
-                triplet_tiles.append(meld.tile)
-                concealed += meld.concealed
-        chow_tiles.sort()
-        triplet_tiles.sort()
-        self.chows = tuple(chow_tiles)
-        self.triplets = tuple(triplet_tiles)
+        self.chows = chows
+        self.triplets = triplets
         self.concealed_triplets = concealed
-        chows, triplets = len(chow_tiles), len(triplet_tiles)
+        chow_count, triplet_count = len(chows), len(triplets)
         self.features = (
-            (CHOWS_2 if chows >= 2 else 0)
-            | (CHOWS_3 if chows >= 3 else 0)
-            | (CHOWS_4 if chows == 4 else 0)
-            | (TRIPLETS_2 if triplets >= 2 else 0)
-            | (TRIPLETS_3 if triplets >= 3 else 0)
-            | (TRIPLETS_4 if triplets == 4 else 0)
+            (CHOWS_2 if chow_count >= 2 else 0)
+            | (CHOWS_3 if chow_count >= 3 else 0)
+            | (CHOWS_4 if chow_count == 4 else 0)
+            | (TRIPLETS_2 if triplet_count >= 2 else 0)
+            | (TRIPLETS_3 if triplet_count >= 3 else 0)
+            | (TRIPLETS_4 if triplet_count == 4 else 0)
             | (CONCEALED_2 if concealed >= 2 else 0)
-            | (HONOUR_TRIPLET if triplets and self.triplets[-1] >= t.EAST else 0)
+            | (HONOUR_TRIPLET if triplet_count and triplets[-1] >= t.EAST else 0)
             | (ORPHAN_PAIR if pair in _ORPHANS else 0)
         )
 
@@ -99,10 +90,11 @@ def arrangements(
     arrangement: a pung it completes is not concealed (RULES.md §4.1). On a self-draw the
     choice changes nothing, so the first one is taken.
     """
+    declared = _Declared(melds)
     found = [
         arrangement
-        for sets, pair in _standard(t.suit_keys(held))
-        for arrangement in _completions(sets, pair, melds, winning_tile, on_discard)
+        for reading in _standard(t.suit_keys(held))
+        for arrangement in _completions(reading, declared, winning_tile, on_discard)
     ]
     if not melds:
         kinds = set(held)
@@ -142,47 +134,57 @@ def is_winning(counts: list[int], melds: int, forms: Collection[Form] = ALL_FORM
     )
 
 
-def _standard(keys: t.SuitKeys) -> list[tuple[tuple[Meld, ...], int]]:
-    """Sets and pair for every standard reading of the held tiles, from their suit keys."""
-    per_suit = []
+def _standard(keys: t.SuitKeys) -> list[_SuitReading]:
+    """Every standard reading of the held tiles, from their suit keys: the suits' readings
+    combined, each with its pair, sets, chows and triplets (sorted: suits come in order)."""
+    found: list[_SuitReading] | None = None
     for key in keys:
-        # An empty suit reads one way, with nothing in it: no need to look it up.
-        readings = _suit_sets(key) if key % t.SUIT_SPAN else _NOTHING
+        if not key % t.SUIT_SPAN:
+            continue  # an empty suit reads one way, with nothing in it
+        readings = _suit_sets(key)
         if not readings:
             return []
-        per_suit.append(readings)
-    # A suit reads with a pair only when it holds 3n + 2 tiles; several suits may (22m 33p
-    # 11s ...), but a standard hand takes exactly one pair.
-    return [
-        (m[1] + p[1] + s[1] + z[1], max(m[0], p[0], s[0], z[0]))
-        for m, p, s, z in product(*per_suit)
-        if (m[0] >= 0) + (p[0] >= 0) + (s[0] >= 0) + (z[0] >= 0) == 1
-    ]
+        if found is None:
+            found = list(readings)
+            continue
+        # A suit reads with a pair only when it holds 3n + 2 tiles; several suits may (22m
+        # 33p 11s ...), but a standard hand takes exactly one pair.
+        found = [
+            (max(pair, other[0]), sets + other[1], chows + other[2], triplets + other[3])
+            for pair, sets, chows, triplets in found
+            for other in readings
+            if pair < 0 or other[0] < 0
+        ]
+    return [reading for reading in found or () if reading[0] >= 0]
 
 
-_NOTHING: Final = ((-1, ()),)
-
-
-_SuitSets = tuple[tuple[int, tuple[Meld, ...]], ...]
+# One suit's reading, kept with what every pattern asks of it: (pair tile or -1, sets,
+# chow tiles, triplet tiles), in absolute tiles, the tiles sorted.
+_SuitReading = tuple[int, tuple[Meld, ...], tuple[int, ...], tuple[int, ...]]
 # Sizes from measurement: 10,000 distinct bench hands fill 3,630 and 5,017 entries; a full
-# table of one-suit hands (the largest entries) holds ~0.8 KiB per suit key, ~16 MiB in all.
-_SUIT_SETS: Final[Memo[int, _SuitSets]] = Memo(20_000)
+# table of one-suit hands (the largest entries) holds ~1 KiB per suit key, ~20 MiB in all.
+_SUIT_SETS: Final[Memo[int, tuple[_SuitReading, ...]]] = Memo(20_000)
 _SUIT_READINGS: Final[Memo[tuple[tuple[int, ...], bool, int], tuple[_Reading, ...]]] = Memo(40_000)
 
 
-def _suit_sets(key: int) -> _SuitSets:
-    """One suit's readings as (pair tile or -1, sets), in absolute tiles."""
+def _suit_sets(key: int) -> tuple[_SuitReading, ...]:
+    """One suit's readings (see ``_SuitReading``)."""
     found = _SUIT_SETS.get(key)
     if found is not None:
         return found
     suit = key // t.SUIT_SPAN
     base = suit * 9
-    counts = tuple(t.suit_counts(key))
-    return _SUIT_SETS.put(key, tuple(
-        (base + pair if pair >= 0 else -1,
-         tuple(Meld(CHOW if is_chow else PUNG, base + offset, True) for is_chow, offset in sets))
-        for pair, sets in _suit_readings(counts, suit < 3)
-    ))  # fmt: skip
+    readings = []
+    for pair, sets in _suit_readings(tuple(t.suit_counts(key)), suit < 3):
+        melds = tuple(Meld(CHOW if is_chow else PUNG, base + offset, True)
+                      for is_chow, offset in sets)  # fmt: skip
+        readings.append((
+            base + pair if pair >= 0 else -1,
+            melds,
+            tuple(sorted(meld.tile for meld in melds if meld.kind == CHOW)),
+            tuple(sorted(meld.tile for meld in melds if meld.kind != CHOW)),
+        ))  # fmt: skip
+    return _SUIT_SETS.put(key, tuple(readings))
 
 
 def _suit_readings(counts: tuple[int, ...], runs: bool, start: int = 0) -> tuple[_Reading, ...]:
@@ -221,13 +223,29 @@ def _suit_readings(counts: tuple[int, ...], runs: bool, start: int = 0) -> tuple
     return _SUIT_READINGS.put(key, tuple(readings))
 
 
+class _Declared:
+    """A hand's declared melds, with their chows, triplets and concealed kongs counted once
+    for all its readings."""
+
+    __slots__ = ("chows", "concealed", "melds", "triplets")
+
+    def __init__(self, melds: tuple[Meld, ...]) -> None:
+        self.melds: Final = melds
+        self.chows: Final = tuple(meld.tile for meld in melds if meld.kind == CHOW)
+        self.triplets: Final = tuple(meld.tile for meld in melds if meld.kind != CHOW)
+        self.concealed: Final = sum(1 for meld in melds if meld.concealed)
+
+
 def _completions(
-    sets: tuple[Meld, ...],
-    pair: int,
-    melds: tuple[Meld, ...],
-    winning_tile: int,
-    on_discard: bool,
+    reading: _SuitReading, declared: _Declared, winning_tile: int, on_discard: bool
 ) -> list[Arrangement]:
+    pair, sets, chows, triplets = reading
+    concealed = len(triplets) + declared.concealed  # held triplets are concealed, so far
+    if declared.melds:
+        if declared.chows:
+            chows = tuple(sorted(declared.chows + chows))
+        if declared.triplets:
+            triplets = tuple(sorted(declared.triplets + triplets))
     slots: list[int | None] = [None] if pair == winning_tile else []
     seen = set()  # (kind, tile): the same set held twice completes the hand one way
     for index, meld in enumerate(sets):
@@ -238,17 +256,29 @@ def _completions(
     if not on_discard:
         slots = slots[:1]
     found = []
+    offset = len(declared.melds)
     for slot in slots:
-        formed = sets
+        formed, exposed = sets, 0
         if slot is not None and on_discard:
-            completed = Meld(sets[slot].kind, sets[slot].tile, False)
+            completed = _EXPOSED[sets[slot].kind][sets[slot].tile]
             formed = (*sets[:slot], completed, *sets[slot + 1 :])
+            exposed = 1 if completed.kind != CHOW else 0
         found.append(
             Arrangement(
                 "standard",
-                sets=melds + formed,
+                sets=declared.melds + formed,
                 pair=pair,
-                winning=None if slot is None else len(melds) + slot,
+                winning=None if slot is None else offset + slot,
+                chows=chows,
+                triplets=triplets,
+                concealed=concealed - exposed,
             )
         )
     return found
+
+
+# A held set the winning discard completed is exposed (RULES.md §4.1): those sets, by kind
+# and tile, shared like the held ones.
+_EXPOSED: Final = {
+    kind: tuple(Meld(kind, tile, False) for tile in range(t.KINDS)) for kind in (CHOW, PUNG)
+}

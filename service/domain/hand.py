@@ -249,8 +249,9 @@ def _legal_melds() -> dict[tuple[SetKind, tuple[int, ...], bool], Meld]:
         for kind in (CHOW, PUNG, KONG):
             for concealed in (False, True) if kind == KONG else (False,):
                 meld = Meld(kind, tile, concealed, True)
-                if meld.tiles[-1] < t.KINDS and _meld_fault(MeldSpec(kind, meld.tiles, concealed)) is None:
-                    legal[(kind, meld.tiles, concealed)] = meld
+                tiles = meld.tiles
+                if tiles[-1] < t.KINDS and _meld_fault(MeldSpec(kind, tiles, concealed)) is None:
+                    legal[(kind, tiles, concealed)] = meld
     return legal
 
 
