@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import Final
 
 from . import tiles as t
-from .decompose import ALL_FORMS, Arrangement, Form
+from .decompose import ALL_FORMS, Arrangement, Form, mask
 from .features import (
     CHOWS_2,
     CHOWS_3,
@@ -50,18 +50,39 @@ class Hit:
         self.reason: Final = reason
 
 
-def _mask(tiles: tuple[int, ...]) -> int:
-    mask = 0
-    for tile in tiles:
-        mask |= 1 << tile
-    return mask
+# Groups of tiles as masks (``decompose.mask``): "only terminals", "which suits", "a chow
+# from 1 or 7" become one integer operation each on a hand's or a reading's masks.
+SUIT_MASKS: Final = tuple(mask(range(base, base + 9)) for base in (0, 9, 18))
+MIDDLE: Final = mask(tile for tile in range(t.EAST) if 2 <= t.number(tile) <= 8)
+ORPHANS: Final = mask(t.ORPHANS)
+TERMINALS: Final = mask(t.TERMINALS)
+HONOURS: Final = mask(range(t.EAST, t.KINDS))
+DRAGONS: Final = mask(t.DRAGONS)
+WINDS: Final = mask(t.WINDS)
+TERMINAL_CHOWS: Final = mask(base + offset for base in (0, 9, 18) for offset in (0, 6))
+STRAIGHTS: Final = tuple(mask((base, base + 3, base + 6)) for base in (0, 9, 18))
+# Where ``size`` consecutive triplets of one suit may start: numbers 1 to 10 - size.
+RUN_STARTS: Final = {
+    size: mask(base + n for base in (0, 9, 18) for n in range(10 - size)) for size in (3, 4)
+}
 
 
-SUIT_MASKS: Final = tuple(_mask(tuple(range(base, base + 9))) for base in (0, 9, 18))
-MIDDLE: Final = _mask(tuple(tile for tile in range(t.EAST) if 2 <= t.number(tile) <= 8))
-ORPHANS: Final = _mask(t.ORPHANS)
-TERMINALS: Final = _mask(t.TERMINALS)
-HONOURS: Final = _mask(tuple(range(t.EAST, t.KINDS)))
+def _lowest(bits: int) -> int:
+    """The lowest tile of a non-empty mask."""
+    return (bits & -bits).bit_length() - 1
+
+
+def _tiles(bits: int) -> list[int]:
+    """The tiles of a mask, in order (for a reason: only for a pattern found)."""
+    return [tile for tile in range(t.KINDS) if bits >> tile & 1]
+
+
+def _honours(bits: int) -> int:
+    """How many honour tiles a mask of honours holds."""
+    return _HONOUR_COUNTS[bits >> t.EAST]
+
+
+_HONOUR_COUNTS: Final = tuple(bin(bits).count("1") for bits in range(1 << (t.KINDS - t.EAST)))
 
 
 class Situation:
@@ -85,21 +106,27 @@ class Situation:
             tiles += meld.tiles
         self.tiles = tuple(tiles)  # held and declared, in no particular order
         self.seat_wind = t.seat_wind(win.seat)
-        self.value_honours = (*t.DRAGONS, self.seat_wind)
-        self.kongs = tuple(meld.tile for meld in melds if meld.kind == KONG)
-        self.concealed = all(meld.concealed for meld in melds)
-        self.mask = mask = _mask(self.tiles)
-        self.suits = [suit for suit in range(3) if mask & SUIT_MASKS[suit]]
+        self.value_honours = DRAGONS | 1 << self.seat_wind  # a mask
+        kongs = []
+        concealed = True
+        for meld in melds:
+            if meld.kind == KONG:
+                kongs.append(meld.tile)
+            concealed = concealed and meld.concealed
+        self.kongs = tuple(kongs)
+        self.concealed = concealed
+        self.mask = held = mask(self.tiles)
+        self.suits = [suit for suit in range(3) if held & SUIT_MASKS[suit]]
         flagged = win.last_tile or win.kong_replacement or win.robbing_kong or win.first_turn
         self.features = (
-            (HAS_KONG if self.kongs else 0)
+            (HAS_KONG if kongs else 0)
             | (WIN_FLAG if flagged else 0)
-            | (CONCEALED if self.concealed else 0)
+            | (CONCEALED if concealed else 0)
             | (ONE_SUIT if len(self.suits) == 1 else 0)
-            | (ONLY_MIDDLE if self.only(MIDDLE) else 0)
-            | (ONLY_ORPHANS if self.only(ORPHANS) else 0)
-            | (ONLY_TERMINALS if self.only(TERMINALS) else 0)
-            | (ONLY_HONOURS if self.only(HONOURS) else 0)
+            | (0 if held & ~MIDDLE else ONLY_MIDDLE)
+            | (0 if held & ~ORPHANS else ONLY_ORPHANS)
+            | (0 if held & ~TERMINALS else ONLY_TERMINALS)
+            | (0 if held & ~HONOURS else ONLY_HONOURS)
         )
 
     def only(self, group: int) -> bool:
@@ -251,10 +278,6 @@ def nine_gates(arrangement: Arrangement, hand: Situation) -> Hit | None:
 # 3 Honour tiles
 
 
-def _honour_triplets(arrangement: Arrangement, honours: tuple[int, ...]) -> list[int]:
-    return [tile for tile in arrangement.triplets if tile in honours]
-
-
 def _named(tiles: list[int]) -> str:
     return ", ".join(t.name(tile) for tile in tiles)
 
@@ -264,34 +287,34 @@ def value_honor(arrangement: Arrangement, hand: Situation) -> Hit | None:
 
     Zung Jung has no prevailing wind, and a pair never scores.
     """
-    if not arrangement.triplets or arrangement.triplets[-1] < t.EAST:
+    if not arrangement.triplet_mask & hand.value_honours:
         return None
-    melds = [m for m in arrangement.sets if m.tile in hand.value_honours and m.kind != CHOW]
-    if not melds:
-        return None
+    melds = [m for m in arrangement.sets if hand.value_honours >> m.tile & 1 and m.kind != CHOW]
     return Hit(len(melds), ", ".join(f"{meld.kind} of {t.name(meld.tile)}" for meld in melds))
 
 
-def _small_three(honours: tuple[int, ...], size: int) -> Predicate:
+def _small_three(honours: int, size: int) -> Predicate:
     """小三元 / 小三風 / 小四喜 Small Three Dragons, Small Three Winds, Small Four Winds:
-    pungs or kongs of all but one of ``size`` honours of a kind, and a pair of the last."""
+    pungs or kongs of all but one of ``size`` honours of a kind (a mask), and a pair of the
+    last."""
 
     def predicate(arrangement: Arrangement, hand: Situation) -> Hit | None:
-        melds = _honour_triplets(arrangement, honours)
-        if len(melds) != size - 1 or arrangement.pair not in honours:
+        held = arrangement.triplet_mask & honours
+        pair = arrangement.pair
+        if pair < 0 or not honours >> pair & 1 or _honours(held) != size - 1:
             return None
-        return Hit(1, f"{_named(melds)} triplets, pair of {t.name(arrangement.pair)}")
+        return Hit(1, f"{_named(_tiles(held))} triplets, pair of {t.name(pair)}")
 
     return predicate
 
 
-def _big_three(honours: tuple[int, ...], size: int) -> Predicate:
+def _big_three(honours: int, size: int) -> Predicate:
     """大三元 / 大三風 / 大四喜 Big Three Dragons, Big Three Winds, Big Four Winds: pungs or
-    kongs of ``size`` honours of a kind."""
+    kongs of ``size`` honours of a kind (a mask)."""
 
     def predicate(arrangement: Arrangement, hand: Situation) -> Hit | None:
-        melds = _honour_triplets(arrangement, honours)
-        return Hit(1, f"{_named(melds)} triplets") if len(melds) >= size else None
+        held = arrangement.triplet_mask & honours
+        return Hit(1, f"{_named(_tiles(held))} triplets") if _honours(held) >= size else None
 
     return predicate
 
@@ -363,13 +386,12 @@ def _identical(size: int, groups: int = 1) -> Predicate:
 
 def three_similar_sequences(arrangement: Arrangement, hand: Situation) -> Hit | None:
     """三色同順 Three Similar Sequences: the same chow in all three suits."""
-    chows = arrangement.chows
-    for tile in chows:
-        if tile >= 9:
-            break
-        if tile + 9 in chows and tile + 18 in chows:
-            return Hit(1, " ".join(_chow(x) for x in (tile, tile + 9, tile + 18)))
-    return None
+    chows = arrangement.chow_mask
+    found = chows & chows >> 9 & chows >> 18 & SUIT_MASKS[0]
+    if not found:
+        return None
+    tile = _lowest(found)
+    return Hit(1, " ".join([_chow(x) for x in (tile, tile + 9, tile + 18)]))
 
 
 def small_three_similar_triplets(arrangement: Arrangement, hand: Situation) -> Hit | None:
@@ -388,13 +410,11 @@ def small_three_similar_triplets(arrangement: Arrangement, hand: Situation) -> H
 
 def three_similar_triplets(arrangement: Arrangement, hand: Situation) -> Hit | None:
     """三色同刻 Three Similar Triplets: triplets of one number in all three suits."""
-    triplets = arrangement.triplets  # sorted: a first suit's triplet comes first
-    for tile in triplets:
-        if tile >= 9:
-            break
-        if tile + 9 in triplets and tile + 18 in triplets:
-            return Hit(1, f"triplets of {t.number(tile)} in all three suits")
-    return None
+    triplets = arrangement.triplet_mask
+    found = triplets & triplets >> 9 & triplets >> 18 & SUIT_MASKS[0]
+    if not found:
+        return None
+    return Hit(1, f"triplets of {t.number(_lowest(found))} in all three suits")
 
 
 # 7 Consecutive sets
@@ -402,12 +422,10 @@ def three_similar_triplets(arrangement: Arrangement, hand: Situation) -> Hit | N
 
 def nine_tile_straight(arrangement: Arrangement, hand: Situation) -> Hit | None:
     """一氣通貫 Nine-Tile Straight: the chows 123, 456 and 789 of one suit (exposed or not)."""
-    chows = arrangement.chows
-    if len(chows) < 3:
-        return None
-    for base in (0, 9, 18):
-        if base in chows and base + 3 in chows and base + 6 in chows:
-            return Hit(1, t.compact(range(base, base + 9)))
+    chows = arrangement.chow_mask
+    for base, straight in enumerate(STRAIGHTS):
+        if chows & straight == straight:
+            return Hit(1, t.compact(range(9 * base, 9 * base + 9)))
     return None
 
 
@@ -415,13 +433,16 @@ def _consecutive_triplets(size: int) -> Predicate:
     """三連刻 / 四連刻 Three, Four Consecutive Triplets: pungs or kongs of ``size``
     consecutive numbers of one suit."""
 
+    starts = RUN_STARTS[size]
+
     def predicate(arrangement: Arrangement, hand: Situation) -> Hit | None:
-        tiles = arrangement.triplets  # sorted, and no tile twice: ``size`` in a row span
-        for start in range(len(tiles) - size + 1):  # exactly ``size - 1``
-            first, last = tiles[start], tiles[start + size - 1]
-            if last - first == size - 1 and last < t.EAST and last // 9 == first // 9:
-                return Hit(1, " ".join([_triplet(x) for x in range(first, last + 1)]))
-        return None
+        found = starts
+        for offset in range(size):
+            found &= arrangement.triplet_mask >> offset
+        if not found:
+            return None
+        first = _lowest(found)
+        return Hit(1, " ".join([_triplet(x) for x in range(first, first + size)]))
 
     return predicate
 
@@ -429,17 +450,20 @@ def _consecutive_triplets(size: int) -> Predicate:
 # 8 Terminals
 
 
-def _lesser_terminals(allowed: tuple[int, ...]) -> Predicate:
+def _lesser_terminals(allowed: int) -> Predicate:
     """混全帶么 / 純全帶么 Mixed, Pure Lesser Terminals: every set and the pair hold a tile
-    of ``allowed`` (terminals and honours, or terminals only)."""
+    of ``allowed`` (a mask: terminals and honours, or terminals only)."""
 
     def predicate(arrangement: Arrangement, hand: Situation) -> Hit | None:
-        if arrangement.pair not in allowed:
+        pair = arrangement.pair
+        # A chow holds a terminal only as 123 or 789; a triplet is its one tile.
+        if (
+            pair < 0
+            or not allowed >> pair & 1
+            or arrangement.chow_mask & ~TERMINAL_CHOWS
+            or arrangement.triplet_mask & ~allowed
+        ):
             return None
-        for meld in arrangement.sets:
-            # A chow holds a terminal only as 123 or 789; a triplet is its one tile.
-            if meld.tile % 9 not in (0, 6) if meld.kind == CHOW else meld.tile not in allowed:
-                return None
         return Hit(1, f"every set and the pair hold one: {_sets(arrangement)} {_pair(arrangement)}")
 
     return predicate
@@ -553,12 +577,12 @@ CATALOGUE: tuple[Pattern, ...] = (
     _p("2.1.2", "Pure One-Suit", "清一色", "Number tiles of one suit only.", pure_one_suit, forms=ANY_FORM, needs=ONE_SUIT, example=Example("12334555567789p", "9p")),
     _p("2.2", "Nine Gates", "九蓮寶燈", "1112345678999 of one suit held (the nine-sided wait), won on any tile of that suit.", nine_gates, needs=ONE_SUIT | CONCEALED, example=Example("11123455678999m", "5m")),
     _p("3.1", "Value Honor", "番牌", "Each pung or kong of a dragon or of the seat wind; there is no prevailing wind.", value_honor, needs=HONOUR_TRIPLET, example=Example("123m789p23455s", "4s", seat="S", melds=(("pung", "777z"),), discarder="W")),
-    _p("3.2.1", "Small Three Dragons", "小三元", "Two dragon pungs or kongs and a pair of the third dragon.", _small_three(t.DRAGONS, 3), needs=HONOUR_TRIPLET | TRIPLETS_2, example=Example("123m456p55566677z", "4p", seat="S")),
-    _p("3.2.2", "Big Three Dragons", "大三元", "Pungs or kongs of all three dragons.", _big_three(t.DRAGONS, 3), needs=HONOUR_TRIPLET | TRIPLETS_3, example=Example("123m55p555666777z", "3m", seat="S")),
-    _p("3.3.1", "Small Three Winds", "小三風", "Two wind pungs or kongs and a pair of a third wind.", _small_three(t.WINDS, 3), needs=HONOUR_TRIPLET | TRIPLETS_2, example=Example("123m456p11122233z", "3m", seat="S")),
-    _p("3.3.2", "Big Three Winds", "大三風", "Pungs or kongs of three winds.", _big_three(t.WINDS, 3), needs=HONOUR_TRIPLET | TRIPLETS_3, example=Example("123m55p111222333z", "3m", seat="S")),
-    _p("3.3.3", "Small Four Winds", "小四喜", "Three wind pungs or kongs and a pair of the fourth wind.", _small_three(t.WINDS, 4), needs=HONOUR_TRIPLET | TRIPLETS_3, example=Example("123m11122233344z", "3m", seat="S")),
-    _p("3.3.4", "Big Four Winds", "大四喜", "Pungs or kongs of all four winds.", _big_three(t.WINDS, 4), needs=HONOUR_TRIPLET | TRIPLETS_4, example=Example("55m111222333444z", "5m", seat="S")),
+    _p("3.2.1", "Small Three Dragons", "小三元", "Two dragon pungs or kongs and a pair of the third dragon.", _small_three(DRAGONS, 3), needs=HONOUR_TRIPLET | TRIPLETS_2, example=Example("123m456p55566677z", "4p", seat="S")),
+    _p("3.2.2", "Big Three Dragons", "大三元", "Pungs or kongs of all three dragons.", _big_three(DRAGONS, 3), needs=HONOUR_TRIPLET | TRIPLETS_3, example=Example("123m55p555666777z", "3m", seat="S")),
+    _p("3.3.1", "Small Three Winds", "小三風", "Two wind pungs or kongs and a pair of a third wind.", _small_three(WINDS, 3), needs=HONOUR_TRIPLET | TRIPLETS_2, example=Example("123m456p11122233z", "3m", seat="S")),
+    _p("3.3.2", "Big Three Winds", "大三風", "Pungs or kongs of three winds.", _big_three(WINDS, 3), needs=HONOUR_TRIPLET | TRIPLETS_3, example=Example("123m55p111222333z", "3m", seat="S")),
+    _p("3.3.3", "Small Four Winds", "小四喜", "Three wind pungs or kongs and a pair of the fourth wind.", _small_three(WINDS, 4), needs=HONOUR_TRIPLET | TRIPLETS_3, example=Example("123m11122233344z", "3m", seat="S")),
+    _p("3.3.4", "Big Four Winds", "大四喜", "Pungs or kongs of all four winds.", _big_three(WINDS, 4), needs=HONOUR_TRIPLET | TRIPLETS_4, example=Example("55m111222333444z", "5m", seat="S")),
     _p("3.4", "All Honors", "字一色", "Honour tiles only.", all_honors, forms=ANY_FORM, needs=ONLY_HONOURS, example=Example("11122255566677z", "7z")),
     _p("4.1", "All Triplets", "對對和", "Four pungs or kongs.", all_triplets, needs=TRIPLETS_4, example=Example("111m22233399s", "9s", seat="S", melds=(("pung", "777p"),))),
     _p("4.2.1", "Two Concealed Triplets", "二暗刻", "Two concealed pungs or kongs: every tile drawn by the winner, none the winning discard.", _concealed_triplets(2), needs=CONCEALED_2, example=Example("111m222p456789s55z", "6s")),
@@ -578,8 +602,8 @@ CATALOGUE: tuple[Pattern, ...] = (
     _p("7.1", "Nine-Tile Straight", "一氣通貫", "The chows 123, 456 and 789 of one suit.", nine_tile_straight, needs=CHOWS_3, example=Example("123456789m123p55s", "5s")),
     _p("7.2.1", "Three Consecutive Triplets", "三連刻", "Pungs or kongs of three consecutive numbers of one suit.", _consecutive_triplets(3), needs=TRIPLETS_3, example=Example("333444m789p55s", "5s", melds=(("pung", "222m"),))),
     _p("7.2.2", "Four Consecutive Triplets", "四連刻", "Pungs or kongs of four consecutive numbers of one suit.", _consecutive_triplets(4), needs=TRIPLETS_4, example=Example("111222333444m55z", "5z")),
-    _p("8.1.1", "Mixed Lesser Terminals", "混全帶么", "Every set and the pair hold a terminal or an honour.", _lesser_terminals(t.ORPHANS), needs=ORPHAN_PAIR, example=Example("123m789p78999s111z", "1z", seat="S")),
-    _p("8.1.2", "Pure Lesser Terminals", "純全帶么", "Every set and the pair hold a terminal (1 or 9).", _lesser_terminals(t.TERMINALS), needs=ORPHAN_PAIR, example=Example("123789m789p12399s", "9s")),
+    _p("8.1.1", "Mixed Lesser Terminals", "混全帶么", "Every set and the pair hold a terminal or an honour.", _lesser_terminals(ORPHANS), needs=ORPHAN_PAIR, example=Example("123m789p78999s111z", "1z", seat="S")),
+    _p("8.1.2", "Pure Lesser Terminals", "純全帶么", "Every set and the pair hold a terminal (1 or 9).", _lesser_terminals(TERMINALS), needs=ORPHAN_PAIR, example=Example("123789m789p12399s", "9s")),
     _p("8.1.3", "Mixed Greater Terminals", "混么九", "An All Triplets or Seven Pairs hand of terminals and honours only; never Thirteen Terminals.", mixed_greater_terminals, forms=NOT_THIRTEEN, needs=ONLY_ORPHANS, example=Example("111m999p11199s111z", "9s", seat="S")),
     _p("8.1.4", "Pure Greater Terminals", "清么九", "Terminal number tiles (1 and 9) only.", pure_greater_terminals, forms=NOT_THIRTEEN, needs=ONLY_TERMINALS, example=Example("111999m11199p999s", "9p")),
     _p("9.1.1", "Final Draw", "海底撈月", "A self-drawn win on the last tile of the wall.", _flag(lambda w: w.last_tile and w.self_drawn, "self-drawn last tile"), forms=ANY_FORM, needs=WIN_FLAG, example=Example("123m789p23455s", "4s", seat="S", melds=(("pung", "777z"),), flags=("last_tile",))),
