@@ -19,6 +19,8 @@ from .features import (
     CONCEALED_2,
     HONOUR_TRIPLET,
     ORPHAN_PAIR,
+    SEVEN_PAIRS,
+    THIRTEEN_TERMINALS,
     TRIPLETS_2,
     TRIPLETS_3,
     TRIPLETS_4,
@@ -46,7 +48,7 @@ class Arrangement:
     """
 
     __slots__ = ("chow_mask", "chows", "concealed_triplets", "features", "form", "pair", "pairs",
-                 "sets", "triplet_mask", "triplets", "winning")  # fmt: skip
+                 "plan_bits", "sets", "triplet_mask", "triplets", "winning")  # fmt: skip
 
     def __init__(
         self,
@@ -83,6 +85,12 @@ class Arrangement:
             | (HONOUR_TRIPLET if triplet_count and triplets[-1] >= t.EAST else 0)
             | (ORPHAN_PAIR if pair in _ORPHANS else 0)
         )
+        self.plan_bits = _FORM_BITS[form]
+
+
+_FORM_BITS: Final[dict[str, int]] = {
+    "standard": 0, "seven_pairs": SEVEN_PAIRS, "thirteen_terminals": THIRTEEN_TERMINALS
+}  # fmt: skip
 
 
 def mask(tiles: Iterable[int]) -> int:

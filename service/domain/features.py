@@ -32,3 +32,9 @@ ONLY_TERMINALS: Final = 1 << 15
 ONLY_HONOURS: Final = 1 << 16
 
 EVERY: Final = (1 << 17) - 1
+
+# Not features but the rest of what picks a plan (``patterns.Table.plan``), so that its key
+# is one int: the reading's form (standard is neither) and the bonus-tile mod.
+SEVEN_PAIRS: Final = 1 << 17
+THIRTEEN_TERMINALS: Final = 1 << 18
+BONUS_TILES: Final = 1 << 19

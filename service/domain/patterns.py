@@ -16,6 +16,7 @@ from typing import Final
 from . import tiles as t
 from .decompose import ALL_FORMS, Arrangement, Form, mask
 from .features import (
+    BONUS_TILES,
     CHOWS_2,
     CHOWS_3,
     CHOWS_4,
@@ -29,6 +30,8 @@ from .features import (
     ONLY_ORPHANS,
     ONLY_TERMINALS,
     ORPHAN_PAIR,
+    SEVEN_PAIRS,
+    THIRTEEN_TERMINALS,
     TRIPLETS_2,
     TRIPLETS_3,
     TRIPLETS_4,
@@ -92,7 +95,7 @@ class Situation:
     suits" become one integer operation each.
     """
 
-    __slots__ = ("concealed", "features", "hand", "kongs", "mask", "melds", "rules",
+    __slots__ = ("concealed", "features", "hand", "kongs", "mask", "melds", "plan_bits", "rules",
                  "seat_wind", "suits", "table", "tiles", "value_honours", "win")  # fmt: skip
 
     def __init__(self, hand: Hand, melds: tuple[Meld, ...], win: Win, rules: Rules) -> None:
@@ -128,6 +131,7 @@ class Situation:
             | (0 if held & ~TERMINALS else ONLY_TERMINALS)
             | (0 if held & ~HONOURS else ONLY_HONOURS)
         )
+        self.plan_bits = BONUS_TILES if rules.bonus_tiles else 0
 
     def only(self, group: int) -> bool:
         """Whether every tile of the hand is in ``group`` (a mask)."""
@@ -627,7 +631,7 @@ BY_ID: Final = {pattern.id: pattern for pattern in CATALOGUE}
 
 Step = tuple[Predicate, Pattern, int, bool]  # predicate, pattern, value, stacks
 Plan = tuple[tuple[Step, ...], ...]
-PlanKey = tuple[Form, bool, int]  # form, bonus tiles, features
+PlanKey = int  # the features and plan bits of a reading and of its hand (features.py)
 
 
 class Table:
@@ -636,7 +640,7 @@ class Table:
     excluded patterns, the forms each pattern applies to, and the hand forms that can win.
 
     Built once per rule set (``table_for``). Its plans, the patterns worth asking per
-    (form, bonus tiles, features), are made on first use; a ``kept`` table (a version's, a
+    ``PlanKey`` (the form, the bonus-tile mod and the features), are made on first use; a ``kept`` table (a version's, a
     profile's) keeps them itself: several hundred over a varied day, ~1.6 KB each.
     """
 
@@ -681,7 +685,13 @@ class Table:
         keep id order: all their patterns count. Steps are plain tuples: this loop is the
         hottest of the service.
         """
-        form, bonus_tiles, features = key
+        features = key
+        form: Form = (
+            "seven_pairs" if key & SEVEN_PAIRS
+            else "thirteen_terminals" if key & THIRTEEN_TERMINALS
+            else "standard"
+        )  # fmt: skip
+        bonus_tiles = bool(key & BONUS_TILES)
         values = self.values
         series: dict[str, list[Pattern]] = {}
         for pattern in CATALOGUE:

@@ -64,7 +64,7 @@ class Score:
 def held_patterns(arrangement: Arrangement, hand: Situation) -> list[Counted]:
     """The patterns this arrangement holds, in id order: one per series but bonus tiles."""
     table = hand.table
-    key = (arrangement.form, hand.rules.bonus_tiles, arrangement.features | hand.features)
+    key = arrangement.features | hand.features | arrangement.plan_bits | hand.plan_bits
     plan = table.plans.get(key)
     if plan is None:
         plan = table.plan(key)
