@@ -22,8 +22,8 @@ def rules(applied: Rules) -> dict[str, Any]:
         "standard_value": applied.standard_value,
         "minimum": applied.minimum,
         "bonus_tiles": applied.bonus_tiles,
-        "values": {id: value for id, value in applied.values},
-        "exclude": [id for id in applied.exclude],
+        "values": dict(applied.values),
+        "exclude": list(applied.exclude),
         "chicken": applied.chicken,
         "limit": applied.limit,
     }
@@ -92,18 +92,19 @@ def reading(score: Score) -> dict[str, Any]:
 
 def breakdown(score: Score) -> dict[str, Any]:
     """The score response without payments (waits, and below-minimum problems)."""
-    return {"rules": rules(score.situation.rules), "hand": _hand(score), **_tally(score)}
+    body = {"rules": rules(score.situation.rules), "hand": _hand(score)}
+    _tally(score, body)
+    return body
 
 
-def _tally(result: Score | Claimed) -> dict[str, Any]:
-    """What a scored hand or claim counts, and is worth."""
-    return {
-        "patterns": [_pattern(c) for c in result.patterns],
-        "not_counted": [_pattern(c) for c in result.not_counted],
-        "points": result.points,
-        "limit": result.limit,
-        "score": result.score,
-    }
+def _tally(result: Score | Claimed, into: dict[str, Any]) -> None:
+    """What a scored hand or claim counts, and is worth, added to ``into`` (one dict built,
+    not two merged)."""
+    into["patterns"] = [_pattern(c) for c in result.patterns]
+    into["not_counted"] = [_pattern(c) for c in result.not_counted]
+    into["points"] = result.points
+    into["limit"] = result.limit
+    into["score"] = result.score
 
 
 def score_response(score: Score, payments: dict[str, int]) -> dict[str, Any]:
@@ -177,7 +178,9 @@ def _compact(score: Score | None) -> dict[str, Any] | None:
 
 def claim_breakdown(claimed: Claimed) -> dict[str, Any]:
     """A claim's score as a score response has it, without the hand."""
-    return {"rules": rules(claimed.rules), **_tally(claimed)}
+    body = {"rules": rules(claimed.rules)}
+    _tally(claimed, body)
+    return body
 
 
 def claim_response(claimed: Claimed, payments: dict[str, int]) -> dict[str, Any]:
