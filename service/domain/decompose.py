@@ -277,14 +277,16 @@ def _completions(
         if declared.triplets:
             triplets = tuple(sorted(declared.triplets + triplets))
     slots: list[int | None] = [None] if pair == winning_tile else []
-    seen = set()  # (kind, tile): the same set held twice completes the hand one way
+    last: Meld | None = None
     for index, meld in enumerate(sets):
-        reaches = meld.tile + 2 if meld.kind == CHOW else meld.tile
-        if meld.tile <= winning_tile <= reaches and (meld.kind, meld.tile) not in seen:
-            seen.add((meld.kind, meld.tile))
-            slots.append(index)
-    if not on_discard:
-        slots = slots[:1]
+        if slots and not on_discard:
+            break  # on a self-draw the choice changes nothing: the first one is taken
+        if meld.tile <= winning_tile <= meld.tiles[-1]:
+            # The same set held twice completes the hand one way; a suit's sets come in
+            # order of their lowest tile, pungs first, so two alike stand side by side.
+            if last is None or last.kind != meld.kind or last.tile != meld.tile:
+                slots.append(index)
+            last = meld
     found = []
     offset = len(declared.melds)
     for slot in slots:

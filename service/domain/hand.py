@@ -24,13 +24,14 @@ class Meld:
     legal declared melds), so a hand pays neither for building nor for writing them.
     """
 
-    __slots__ = ("concealed", "declared", "glyphs", "kind", "text", "tile")
+    __slots__ = ("concealed", "declared", "glyphs", "kind", "text", "tile", "tiles")
 
     def __init__(self, kind: SetKind, tile: int, concealed: bool, declared: bool = False) -> None:
         self.kind: Final = kind
         self.tile: Final = tile
         self.concealed: Final = concealed
         self.declared: Final = declared
+        self.tiles: Final = set_tiles(kind, tile)
         self.text: Final = _SET_TEXT[kind][tile]
         self.glyphs: Final = _SET_GLYPHS[kind][tile]
 
@@ -40,10 +41,6 @@ class Meld:
     def order(self) -> tuple[str, int, bool, bool]:
         """Declared melds are listed in this order, whatever the client's."""
         return (self.kind, self.tile, self.concealed, self.declared)
-
-    @property
-    def tiles(self) -> tuple[int, ...]:
-        return set_tiles(self.kind, self.tile)
 
 
 def set_tiles(kind: SetKind, tile: int) -> tuple[int, ...]:
@@ -386,30 +383,32 @@ def check_robbed_tile(hand: Hand, melds: tuple[Meld, ...], win: Win) -> None:
 
 def check_win(hand: Hand, melds: tuple[Meld, ...], win: Win, rules: Rules) -> None:
     """The checks of the win context that do not depend on the winning tile."""
-
-    def wrong(field: str, message: str) -> InvalidContext:
-        return InvalidContext.at(field, message)
-
     check_way(win)
     if win.kong_replacement and not any(meld.kind == KONG for meld in melds):
-        raise wrong("win.kong_replacement", "a win on a kong's replacement tile needs a kong")
+        raise InvalidContext.at(
+            "win.kong_replacement", "a win on a kong's replacement tile needs a kong"
+        )
     if win.robbing_kong and win.last_tile:
-        raise wrong("win.robbing_kong", "no kong can be added once the wall is exhausted")
+        raise InvalidContext.at(
+            "win.robbing_kong", "no kong can be added once the wall is exhausted"
+        )
     if win.first_turn:
         if melds:
-            raise wrong("win.first_turn", "a first-turn win is made with no melds")
+            raise InvalidContext.at("win.first_turn", "a first-turn win is made with no melds")
         if win.last_tile:
-            raise wrong("win.first_turn", "a first-turn win cannot be on the last tile")
+            raise InvalidContext.at("win.first_turn", "a first-turn win cannot be on the last tile")
         if win.seat == "E" and not win.self_drawn:
-            raise wrong("win.first_turn", "East's first-turn win (Heaven) is a self-draw")
+            raise InvalidContext.at(
+                "win.first_turn", "East's first-turn win (Heaven) is a self-draw"
+            )
         if win.seat != "E" and (win.self_drawn or win.discarder != "E"):
-            raise wrong(
+            raise InvalidContext.at(
                 "win.first_turn", "another seat's first-turn win (Earth) is on East's discard"
             )
     if not rules.bonus_tiles:
         for field in ("flowers", "seasons"):
             if getattr(hand, field):
-                raise wrong(
+                raise InvalidContext.at(
                     f"hand.{field}",
                     f"{field} count only with the bonus-tile mod: set rules.bonus_tiles to true",
                 )
@@ -418,31 +417,35 @@ def check_win(hand: Hand, melds: tuple[Meld, ...], win: Win, rules: Rules) -> No
 def check_way(win: Win) -> None:
     """How the hand was won, and who pays for it, agree: a self-draw has no discarder, a
     discard has one who is not the winner, a kong's replacement tile is drawn."""
-
-    def wrong(field: str, message: str) -> InvalidContext:
-        return InvalidContext.at(field, message)
-
     if win.self_drawn:
         if win.discarder is not None:
-            raise wrong("win.discarder", "a self-drawn win has no discarder; remove it")
+            raise InvalidContext.at("win.discarder", "a self-drawn win has no discarder; remove it")
         if win.robbing_kong:
-            raise wrong("win.robbing_kong", "robbing a kong is a win on a discard, not a self-draw")
+            raise InvalidContext.at(
+                "win.robbing_kong", "robbing a kong is a win on a discard, not a self-draw"
+            )
         if win.responsible is not None:
-            raise wrong("win.responsible", "a self-drawn win has no responsible player")
+            raise InvalidContext.at("win.responsible", "a self-drawn win has no responsible player")
         if win.pay_as_self_draw:
-            raise wrong("win.pay_as_self_draw", "the win is a self-draw already")
+            raise InvalidContext.at("win.pay_as_self_draw", "the win is a self-draw already")
     else:
         if win.discarder is None:
-            raise wrong(
+            raise InvalidContext.at(
                 "win.discarder",
                 "a win on a discard needs the discarder: the seat that discarded the winning"
                 ' tile, e.g. "discarder": "W" (a self-drawn win is "by": "self_draw")',
             )
         if win.discarder == win.seat:
-            raise wrong("win.discarder", "the winner cannot win on their own discard")
+            raise InvalidContext.at("win.discarder", "the winner cannot win on their own discard")
         if win.kong_replacement:
-            raise wrong("win.kong_replacement", "a kong's replacement tile is drawn, not discarded")
+            raise InvalidContext.at(
+                "win.kong_replacement", "a kong's replacement tile is drawn, not discarded"
+            )
         if win.responsible == win.seat:
-            raise wrong("win.responsible", "the winner cannot be the responsible player")
+            raise InvalidContext.at(
+                "win.responsible", "the winner cannot be the responsible player"
+            )
         if win.responsible is not None and win.pay_as_self_draw:
-            raise wrong("win.responsible", "a win paid as a self-draw has no responsible player")
+            raise InvalidContext.at(
+                "win.responsible", "a win paid as a self-draw has no responsible player"
+            )
