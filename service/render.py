@@ -22,8 +22,8 @@ def rules(applied: Rules) -> dict[str, Any]:
         "standard_value": applied.standard_value,
         "minimum": applied.minimum,
         "bonus_tiles": applied.bonus_tiles,
-        "values": dict(applied.values),
-        "exclude": list(applied.exclude),
+        "values": {id: value for id, value in applied.values},
+        "exclude": [id for id in applied.exclude],
         "chicken": applied.chicken,
         "limit": applied.limit,
     }

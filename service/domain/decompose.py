@@ -256,12 +256,23 @@ class _Declared:
     __slots__ = ("chow_mask", "chows", "concealed", "melds", "triplet_mask", "triplets")
 
     def __init__(self, melds: tuple[Meld, ...]) -> None:
+        chows: list[int] = []
+        triplets: list[int] = []
+        concealed = chow_mask = triplet_mask = 0
+        for meld in melds:  # a plain loop: compiled, generators cost more than the work
+            if meld.kind == CHOW:
+                chows.append(meld.tile)
+                chow_mask |= 1 << meld.tile
+            else:
+                triplets.append(meld.tile)
+                triplet_mask |= 1 << meld.tile
+                concealed += meld.concealed
         self.melds: Final = melds
-        self.chows: Final = tuple(meld.tile for meld in melds if meld.kind == CHOW)
-        self.triplets: Final = tuple(meld.tile for meld in melds if meld.kind != CHOW)
-        self.concealed: Final = sum(1 for meld in melds if meld.concealed)
-        self.chow_mask: Final = mask(self.chows)
-        self.triplet_mask: Final = mask(self.triplets)
+        self.chows: Final = tuple(chows)
+        self.triplets: Final = tuple(triplets)
+        self.concealed: Final = concealed
+        self.chow_mask: Final = chow_mask
+        self.triplet_mask: Final = triplet_mask
 
 
 def _completions(

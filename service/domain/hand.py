@@ -19,12 +19,13 @@ class Meld:
 
     ``tile`` is its lowest tile. ``concealed`` means all its tiles were drawn by the winner
     (RULES.md §4.1): a set completed by the winning discard is not, a declared kong may be.
-    ``text`` and ``glyphs`` write it ("123m" and its glyphs). Melds are values, built once
+    ``text`` and ``glyphs`` write it ("123m" and its glyphs), ``mask`` has a bit set for each
+    of its kinds (``decompose.mask``). Melds are values, built once
     and shared by every hand and reading that holds them (the suits' reading tables, the
     legal declared melds), so a hand pays neither for building nor for writing them.
     """
 
-    __slots__ = ("concealed", "declared", "glyphs", "kind", "text", "tile", "tiles")
+    __slots__ = ("concealed", "declared", "glyphs", "kind", "mask", "text", "tile", "tiles")
 
     def __init__(self, kind: SetKind, tile: int, concealed: bool, declared: bool = False) -> None:
         self.kind: Final = kind
@@ -32,6 +33,7 @@ class Meld:
         self.concealed: Final = concealed
         self.declared: Final = declared
         self.tiles: Final = set_tiles(kind, tile)
+        self.mask: Final = (7 << tile) if kind == CHOW else 1 << tile  # its kinds, as bits
         self.text: Final = _SET_TEXT[kind][tile]
         self.glyphs: Final = _SET_GLYPHS[kind][tile]
 

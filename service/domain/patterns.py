@@ -104,21 +104,22 @@ class Situation:
         self.win = win
         self.rules = rules
         self.table = table_for(rules)
-        tiles = list(hand.tiles)
-        for meld in melds:
-            tiles += meld.tiles
-        self.tiles = tuple(tiles)  # held and declared, in no particular order
         self.seat_wind = t.seat_wind(win.seat)
         self.value_honours = DRAGONS | 1 << self.seat_wind  # a mask
+        tiles = hand.tiles
+        held = mask(tiles)
         kongs = []
         concealed = True
         for meld in melds:
+            tiles += meld.tiles
+            held |= meld.mask
             if meld.kind == KONG:
                 kongs.append(meld.tile)
             concealed = concealed and meld.concealed
+        self.tiles = tiles  # held and declared, in no particular order
         self.kongs = tuple(kongs)
         self.concealed = concealed
-        self.mask = held = mask(self.tiles)
+        self.mask = held
         self.suits = [suit for suit in range(3) if held & SUIT_MASKS[suit]]
         flagged = win.last_tile or win.kong_replacement or win.robbing_kong or win.first_turn
         self.features = (
