@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Final
 
 from .domain import tiles as t
 from .domain.analysis import Analysis, Discard
 from .domain.claims import Claimed
 from .domain.decompose import Arrangement
-from .domain.hand import Rules
+from .domain.hand import SET_KINDS, Rules, set_text, set_tiles
 from .domain.scoring import Counted, Score
 from .domain.sheets import Settled
 from .domain.waits import Wait
@@ -63,19 +63,31 @@ def _shape(arrangement: Arrangement, into: dict[str, Any]) -> None:
     """The reading's own fields: ``sets`` and ``pair`` (standard form) or ``pairs``."""
     if arrangement.form == "standard":
         winning = arrangement.winning
+        won = -1 if winning is None else winning
         into["sets"] = [
-            {
-                "kind": meld.kind,
-                "tiles": meld.text,
-                "glyphs": meld.glyphs,
-                "concealed": meld.concealed,
-                "completed_by_win": index == winning,
-            }
+            _SET_LINES[meld.code][index == won].copy()
             for index, meld in enumerate(arrangement.sets)
         ]
         into["pair"] = t.repeated(arrangement.pair, 2)
     elif arrangement.form == "seven_pairs":
         into["pairs"] = [t.repeated(tile, 2) for tile in arrangement.pairs]
+
+
+def _set_lines(code: int) -> tuple[dict[str, Any], dict[str, Any]]:
+    """A set's line of a response (``hand.sets``), not completed by the win and completed."""
+    concealed = code % 2 == 1
+    kind = SET_KINDS[code // 2 // t.KINDS]
+    tile = code // 2 % t.KINDS
+    text = glyphs = ""
+    if set_tiles(kind, tile)[-1] < t.KINDS:  # never asked for otherwise (a chow from 9m)
+        text, glyphs = set_text(kind, tile), t.glyphs(set_tiles(kind, tile))
+    line = {"kind": kind, "tiles": text, "glyphs": glyphs, "concealed": concealed}
+    return {**line, "completed_by_win": False}, {**line, "completed_by_win": True}
+
+
+# Every set's lines, written once and copied into each response (a copy is cheaper than a
+# dict built key by key, and leaves the response the caller's to change).
+_SET_LINES: Final = tuple(_set_lines(code) for code in range(2 * len(SET_KINDS) * t.KINDS))
 
 
 def reading(score: Score) -> dict[str, Any]:

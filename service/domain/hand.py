@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any, ClassVar, Final, Literal, Self
 
 from . import tiles as t
@@ -19,13 +18,14 @@ class Meld:
 
     ``tile`` is its lowest tile. ``concealed`` means all its tiles were drawn by the winner
     (RULES.md §4.1): a set completed by the winning discard is not, a declared kong may be.
-    ``text`` and ``glyphs`` write it ("123m" and its glyphs), ``mask`` has a bit set for each
-    of its kinds (``decompose.mask``). Melds are values, built once
-    and shared by every hand and reading that holds them (the suits' reading tables, the
-    legal declared melds), so a hand pays neither for building nor for writing them.
+    ``text`` writes it ("123m"), ``mask`` has a bit set for
+    each of its kinds (``decompose.mask``), ``code`` numbers it among all melds
+    (``meld_code``). Melds are values, built once and shared by every hand and reading that
+    holds them (the suits' reading tables, the legal declared melds), so a hand pays neither
+    for building nor for writing them.
     """
 
-    __slots__ = ("concealed", "declared", "glyphs", "kind", "mask", "text", "tile", "tiles")
+    __slots__ = ("code", "concealed", "declared", "kind", "mask", "text", "tile", "tiles")
 
     def __init__(self, kind: SetKind, tile: int, concealed: bool, declared: bool = False) -> None:
         self.kind: Final = kind
@@ -34,8 +34,8 @@ class Meld:
         self.declared: Final = declared
         self.tiles: Final = set_tiles(kind, tile)
         self.mask: Final = (7 << tile) if kind == CHOW else 1 << tile  # its kinds, as bits
+        self.code: Final = meld_code(kind, tile, concealed)
         self.text: Final = _SET_TEXT[kind][tile]
-        self.glyphs: Final = _SET_GLYPHS[kind][tile]
 
     def __repr__(self) -> str:
         return f"Meld({self.kind!r}, {self.tile}, {self.concealed}, {self.declared})"
@@ -43,6 +43,15 @@ class Meld:
     def order(self) -> tuple[str, int, bool, bool]:
         """Declared melds are listed in this order, whatever the client's."""
         return (self.kind, self.tile, self.concealed, self.declared)
+
+
+SET_KINDS: Final[tuple[SetKind, ...]] = (CHOW, PUNG, KONG)
+
+
+def meld_code(kind: SetKind, tile: int, concealed: bool) -> int:
+    """A meld's number among all melds (kind, lowest tile, concealed), from 0 to 203: an index
+    into tables of what is said of each (``render``)."""
+    return (SET_KINDS.index(kind) * t.KINDS + tile) * 2 + concealed
 
 
 def set_tiles(kind: SetKind, tile: int) -> tuple[int, ...]:
@@ -57,15 +66,14 @@ def set_text(kind: SetKind, tile: int) -> str:
     return _SET_TEXT[kind][tile]
 
 
-def _written(kind: SetKind, write: Callable[[tuple[int, ...]], str]) -> tuple[str, ...]:
+def _written(kind: SetKind) -> tuple[str, ...]:
     """Every set of a kind written out once, by lowest tile (the impossible chows 89m,
     9m1p ... too, never asked for; none starts at 6z or 7z)."""
     sets = (set_tiles(kind, tile) for tile in range(t.KINDS))
-    return tuple(write(tiles) if tiles[-1] < t.KINDS else "" for tiles in sets)
+    return tuple(t.compact(tiles) if tiles[-1] < t.KINDS else "" for tiles in sets)
 
 
-_SET_TEXT: Final = {kind: _written(kind, t.compact) for kind in (CHOW, PUNG, KONG)}
-_SET_GLYPHS: Final = {kind: _written(kind, t.glyphs) for kind in (CHOW, PUNG, KONG)}
+_SET_TEXT: Final = {kind: _written(kind) for kind in SET_KINDS}
 
 
 class Value:
