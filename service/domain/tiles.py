@@ -150,41 +150,51 @@ def _shown(value: object) -> str:
 def _parse_compact(text: str) -> list[int]:
     """One pass over the characters: each digit's tile is appended as its face - 1, and the
     suit letter after the digits adds its suit's first tile to those since the last letter.
-    A glyph is a tile on its own, where a group may start.
+    A glyph is a tile on its own, where a group may start: glyphs are first written as
+    compact tiles between spaces, which reads alike.
 
     What this accepts is ``(?:[1-9]+[mps]|[1-7]+z|[🀀-🀡]| )*``; anything else goes to
-    ``_explain``. Character codes rather than strings or a dict: this runs for every tile of
-    every request.
+    ``_explain``. Bytes rather than characters: this runs for every tile of every request,
+    and a byte is an int where a character is a string.
     """
+    codes = text.encode() if text.isascii() else _non_ascii(text)
     tiles: list[int] = []
     pending = 0  # where the tiles still waiting for their suit letter start
-    for char in text:
-        code = ord(char)
+    for index in range(len(codes)):
+        code = codes[index]
         if 49 <= code <= 57:  # 1-9
             tiles.append(code - 49)
             continue
         base = _suit_base(code)
         if base < 0:
-            if pending < len(tiles):  # a space or a glyph between groups only
-                _explain(text)
-            if FIRST_GLYPH <= code <= LAST_GLYPH:
-                tiles.append(_GLYPH_TILES[code - FIRST_GLYPH])
-                pending += 1
-            elif code != 32:
+            if pending < len(tiles) or code != 32:  # a space between groups only
                 _explain(text)
             continue
         end = len(tiles)
         if pending == end:
             _explain(text)
-        for index in range(pending, end):
-            face = tiles[index]
+        for held in range(pending, end):
+            face = tiles[held]
             if base == EAST and face > 6:
                 _explain(text)
-            tiles[index] = base + face
+            tiles[held] = base + face
         pending = end
     if pending < len(tiles):
         _explain(text)
     return tiles
+
+
+def _non_ascii(text: str) -> bytes:
+    """Glyphs as compact tiles; any other character as bytes from 128 up (lone surrogates,
+    which JSON can carry, too), none of them a tile."""
+    return text.translate(_GLYPHS_WRITTEN).encode("utf-8", "surrogatepass")
+
+
+# Each glyph as its tile in compact notation, a group of its own: " 1m ".
+_GLYPHS_WRITTEN: Final = {
+    FIRST_GLYPH + offset: f" {tile % 9 + 1}{SUITS[tile // 9]} "
+    for offset, tile in enumerate(_GLYPH_TILES)
+}
 
 
 def _suit_base(code: int) -> int:
