@@ -171,6 +171,26 @@ def test_invalid_hand(
 
 
 @pytest.mark.parametrize(
+    ("tiles", "melds", "copies", "tile"),
+    [
+        ("11111m789p234555s", [], 5, "1m"),
+        ("1m789p23456s55s", [{"kind": "kong", "tiles": "1111m"}], 5, "1m"),
+        ("11111111111111m", [], 14, "1m"),
+        ("11111111111m", [{"kind": "kong", "tiles": "1111m"}], 15, "1m"),
+        ("11m", [{"kind": "kong", "tiles": "1111m"}] * 4, 18, "1m"),  # the most there can be
+        ("99999p", [{"kind": "pung", "tiles": "999p"}] * 3, 14, "9p"),
+    ],
+)  # fmt: skip
+def test_more_than_four_copies_are_counted_across_tiles_and_melds(
+    client: FlaskClient, tiles: str, melds: list[dict[str, Any]], copies: int, tile: str
+) -> None:
+    body = request(tiles, tile, melds=melds)
+    found = problem(client.post("/v1/score", json=body), 422, "invalid_hand")
+    assert found["errors"] == [{"path": "hand", "message": f"{copies} copies of {tile} across"
+                                " tiles and melds; there are only 4"}]  # fmt: skip
+
+
+@pytest.mark.parametrize(
     ("win", "path"),
     [
         ({"by": "self_draw", "robbing_kong": True}, "win.robbing_kong"),

@@ -234,16 +234,52 @@ def declared_melds(hand: Hand, size: int = 14, won: bool = True) -> tuple[Meld, 
     held = len(hand.tiles) + 3 * len(melds)
     if held != size:
         raise InvalidHand.at("hand.tiles", _count_fault(hand, held, size, won))
-    table = visible(hand.tiles, melds)
-    for count in table:  # a native loop, cheaper than max() for the hands that pass
-        if count > 4:
-            copies = max(table)
-            kind = table.index(copies)
-            raise InvalidHand.at(
-                "hand",
-                f"{copies} copies of {t.repeated(kind)} across tiles and melds; there are only 4",
-            )
+    if _over_four(hand.tiles, melds):
+        table = visible(hand.tiles, melds)
+        copies = max(table)
+        kind = table.index(copies)
+        raise InvalidHand.at(
+            "hand",
+            f"{copies} copies of {t.repeated(kind)} across tiles and melds; there are only 4",
+        )
     return melds
+
+
+def _over_four(held: tuple[int, ...], melds: tuple[Meld, ...]) -> bool:
+    """Whether some tile is there more than 4 times, counted in one packed int per suit
+    (``PACKED``) rather than a list of 34 counts. Called once the count is right, so a tile
+    is there at most 18 times (four kongs of it and a pair), which its 6 bits hold."""
+    m = p = s = z = 0
+    for tile in held:
+        if tile < 9:
+            m += PACKED[tile]
+        elif tile < 18:
+            p += PACKED[tile]
+        elif tile < t.EAST:
+            s += PACKED[tile]
+        else:
+            z += PACKED[tile]
+    for meld in melds:
+        packed = 0
+        for tile in meld.tiles:
+            packed += PACKED[tile]
+        suit = meld.tile // 9
+        if suit == 0:
+            m += packed
+        elif suit == 1:
+            p += packed
+        elif suit == 2:
+            s += packed
+        else:
+            z += packed
+    # Adding 27 to every count carries into its top bit (32) exactly when it is over 4.
+    return bool(((m + _OVER_FOUR) | (p + _OVER_FOUR) | (s + _OVER_FOUR) | (z + _OVER_FOUR)) & _TOP)
+
+
+# A suit's counts packed in an int, 6 bits a face: PACKED[tile] adds one of that tile.
+PACKED: Final = tuple(1 << 6 * (tile % 9) for tile in range(t.KINDS))
+_OVER_FOUR: Final = sum(27 << 6 * face for face in range(9))
+_TOP: Final = sum(32 << 6 * face for face in range(9))
 
 
 def _legal_melds() -> dict[tuple[SetKind, tuple[int, ...], bool], Meld]:
@@ -253,10 +289,9 @@ def _legal_melds() -> dict[tuple[SetKind, tuple[int, ...], bool], Meld]:
     for tile in range(t.KINDS):
         for kind in (CHOW, PUNG, KONG):
             for concealed in (False, True) if kind == KONG else (False,):
-                meld = Meld(kind, tile, concealed, True)
-                tiles = meld.tiles
+                tiles = set_tiles(kind, tile)
                 if tiles[-1] < t.KINDS and _meld_fault(MeldSpec(kind, tiles, concealed)) is None:
-                    legal[(kind, tiles, concealed)] = meld
+                    legal[(kind, tiles, concealed)] = Meld(kind, tile, concealed, True)
     return legal
 
 
