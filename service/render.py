@@ -9,7 +9,8 @@ from .domain.analysis import Analysis, Discard
 from .domain.claims import Claimed
 from .domain.decompose import Arrangement
 from .domain.hand import SET_KINDS, Rules, set_text, set_tiles
-from .domain.scoring import Counted, Score
+from .domain.patterns import CATALOGUE
+from .domain.scoring import CHICKEN, Counted, Score
 from .domain.sheets import Settled
 from .domain.waits import Wait
 
@@ -33,16 +34,21 @@ def rules(applied: Rules) -> dict[str, Any]:
 
 
 def _pattern(counted: Counted) -> dict[str, Any]:
-    pattern = counted.pattern
-    return {
-        "id": pattern.id,
-        "name": pattern.name,
-        "chinese": pattern.chinese,
-        "value": counted.value,
-        "count": counted.times,
-        "points": counted.points,
-        "reason": counted.reason,
-    }
+    line = _PATTERN_LINES[counted.pattern.id].copy()
+    line["value"] = counted.value
+    line["count"] = counted.times
+    line["points"] = counted.points
+    line["reason"] = counted.reason
+    return line
+
+
+# Each pattern's line, its own fields written once and the hand's filled into a copy: a copy
+# of a small dict costs about a third of one built key by key.
+_PATTERN_LINES: Final = {
+    p.id: {"id": p.id, "name": p.name, "chinese": p.chinese,
+           "value": 0, "count": 0, "points": 0, "reason": ""}
+    for p in (*CATALOGUE, CHICKEN)
+}  # fmt: skip
 
 
 def _hand(score: Score) -> dict[str, Any]:
