@@ -32,6 +32,7 @@ Form = Literal["standard", "seven_pairs", "thirteen_terminals"]
 ALL_FORMS: Final[frozenset[Form]] = frozenset({"standard", "seven_pairs", "thirteen_terminals"})
 
 _ORPHANS: Final = frozenset(t.ORPHANS)
+_ORPHAN_KINDS: Final = sum(1 << tile for tile in t.ORPHANS)  # a mask
 
 # One suit's reading: the pair's offset (-1 for none) and the sets as (is_chow, offset).
 _Reading = tuple[int, tuple[tuple[bool, int], ...]]
@@ -117,18 +118,23 @@ def arrangements(
         for arrangement in _completions(reading, declared, winning_tile, on_discard)
     ]
     if not melds:
-        kinds = set(held)
+        kinds = mask(held)
         # Seven pairs hold at most 7 kinds, Thirteen Terminals exactly 13: most hands are
         # neither, and need no count.
-        if len(kinds) <= 7:
+        if _count(kinds) <= 7:
             counts = t.counts(held)
-            if _seven_pairs(counts, kinds):
-                ordered = sorted(kinds)
-                pairs = tuple(tile for tile in ordered for _ in range(counts[tile] // 2))
+            present = [tile for tile in range(t.KINDS) if counts[tile]]
+            if _seven_pairs(counts, present):
+                pairs = tuple(tile for tile in present for _ in range(counts[tile] // 2))
                 found.append(Arrangement("seven_pairs", pairs=pairs))
         elif _thirteen_terminals(kinds):
             found.append(Arrangement("thirteen_terminals"))
     return found
+
+
+def _count(kinds: int) -> int:
+    """How many kinds a mask holds."""
+    return bin(kinds).count("1")
 
 
 def _seven_pairs(counts: list[int], kinds: Iterable[int]) -> bool:
@@ -136,9 +142,10 @@ def _seven_pairs(counts: list[int], kinds: Iterable[int]) -> bool:
     return all(counts[tile] % 2 == 0 for tile in kinds)
 
 
-def _thirteen_terminals(kinds: Collection[int]) -> bool:
-    """One of each terminal and honour, and one more of them (14 tiles held)."""
-    return len(kinds) == 13 and _ORPHANS.issuperset(kinds)
+def _thirteen_terminals(kinds: int) -> bool:
+    """One of each terminal and honour (a mask of the kinds held), and one more of them (14
+    tiles held)."""
+    return not kinds & ~_ORPHAN_KINDS and _count(kinds) == 13
 
 
 def is_winning(counts: list[int], melds: int, forms: Collection[Form] = ALL_FORMS) -> bool:
@@ -150,7 +157,7 @@ def is_winning(counts: list[int], melds: int, forms: Collection[Form] = ALL_FORM
         return False
     kinds = [tile for tile, c in enumerate(counts) if c]
     return ("seven_pairs" in forms and _seven_pairs(counts, kinds)) or (
-        "thirteen_terminals" in forms and _thirteen_terminals(kinds)
+        "thirteen_terminals" in forms and _thirteen_terminals(mask(kinds))
     )
 
 
