@@ -17,17 +17,16 @@ from .domain.waits import Wait
 
 def rules(applied: Rules) -> dict[str, Any]:
     """Every field of the rules in force; ``profile`` only where one was named."""
-    body: dict[str, Any] = {
-        "version": applied.version,
-        "payoff": applied.payoff,
-        "standard_value": applied.standard_value,
-        "minimum": applied.minimum,
-        "bonus_tiles": applied.bonus_tiles,
-        "values": {id: value for id, value in applied.values},
-        "exclude": [id for id in applied.exclude],
-        "chicken": applied.chicken,
-        "limit": applied.limit,
-    }
+    body = _RULES.copy()
+    body["version"] = applied.version
+    body["payoff"] = applied.payoff
+    body["standard_value"] = applied.standard_value
+    body["minimum"] = applied.minimum
+    body["bonus_tiles"] = applied.bonus_tiles
+    body["values"] = {id: value for id, value in applied.values}
+    body["exclude"] = [id for id in applied.exclude]
+    body["chicken"] = applied.chicken
+    body["limit"] = applied.limit
     if applied.profile is not None:
         body["profile"] = applied.profile
     return body
@@ -53,14 +52,14 @@ _PATTERN_LINES: Final = {
 
 def _hand(score: Score) -> dict[str, Any]:
     situation = score.situation
+    form = score.arrangement.form
     text, glyphs = t.written(situation.tiles)
-    hand: dict[str, Any] = {
-        "form": score.arrangement.form,
-        "concealed": situation.concealed,
-        "tiles": text,
-        "glyphs": glyphs,
-        "winning_tile": t.repeated(situation.hand.winning_tile),
-    }
+    hand = _HANDS[form].copy()
+    hand["form"] = form
+    hand["concealed"] = situation.concealed
+    hand["tiles"] = text
+    hand["glyphs"] = glyphs
+    hand["winning_tile"] = t.repeated(situation.hand.winning_tile)
     _shape(score.arrangement, hand)
     return hand
 
@@ -110,9 +109,28 @@ def reading(score: Score) -> dict[str, Any]:
 
 def breakdown(score: Score) -> dict[str, Any]:
     """The score response without payments (waits, and below-minimum problems)."""
-    body = {"rules": rules(score.situation.rules), "hand": _hand(score)}
+    body = _BREAKDOWN.copy()
+    body["rules"] = rules(score.situation.rules)
+    body["hand"] = _hand(score)
     _tally(score, body)
     return body
+
+
+# The response's objects, their keys in order, copied and filled rather than built key by
+# key (a third of the cost, measured; a dict built from a few keys also grows on the way).
+_RULES: Final[dict[str, Any]] = dict.fromkeys(
+    ["version", "payoff", "standard_value", "minimum", "bonus_tiles", "values", "exclude",
+     "chicken", "limit"]
+)  # fmt: skip
+_HANDS: Final[dict[str, dict[str, Any]]] = {
+    form: dict.fromkeys(["form", "concealed", "tiles", "glyphs", "winning_tile", *shape])
+    for form, shape in (
+        ("standard", ("sets", "pair")), ("seven_pairs", ("pairs",)), ("thirteen_terminals", ())
+    )
+}  # fmt: skip
+_BREAKDOWN: Final[dict[str, Any]] = dict.fromkeys(
+    ["rules", "hand", "patterns", "not_counted", "points", "limit", "score"]
+)
 
 
 def _tally(result: Score | Claimed, into: dict[str, Any]) -> None:
