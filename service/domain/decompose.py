@@ -178,7 +178,7 @@ def _standard(keys: t.SuitKeys) -> list[_SuitReading]:
         # 33p 11s ...), but a standard hand takes exactly one pair.
         found = [
             (
-                max(pair, other[0]),
+                pair if pair >= 0 else other[0],
                 sets + other[1],
                 chows + other[2],
                 triplets + other[3],

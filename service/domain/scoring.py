@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Final, Literal
 
 from . import tiles as t
@@ -96,16 +97,21 @@ def apply_limit(
         if counted.value >= limit and (best is None or counted.points > best.points):
             best = counted
     if best is not None:
-        return (best,), tuple(c for c in held if c is not best), "single_pattern"
-    if sum(counted.points for counted in held) > limit:
-        return tuple(held), (), "capped"
-    return tuple(held), (), "none"
+        return (best,), tuple([c for c in held if c is not best]), "single_pattern"
+    return tuple(held), (), "capped" if _points(held) > limit else "none"
+
+
+def _points(counted: Sequence[Counted]) -> int:
+    total = 0
+    for each in counted:  # a loop: compiled, a generator costs more than the sum
+        total += each.points
+    return total
 
 
 def score_arrangement(arrangement: Arrangement, hand: Situation) -> Score:
     rules = hand.rules
     counted, not_counted, limit = apply_limit(held_patterns(arrangement, hand), rules)
-    points = sum(c.points for c in counted)
+    points = _points(counted)
     score = rules.limit if limit == "capped" else points
     return Score(arrangement, hand, counted, not_counted, points, limit, score)
 
@@ -128,7 +134,11 @@ def best_score(hand: Hand, melds: tuple[Meld, ...], win: Win, rules: Rules) -> S
     best: Score | None = None
     for arrangement in readings(situation):
         candidate = score_arrangement(arrangement, situation)
-        if best is None or (candidate.score, candidate.points) > (best.score, best.points):
+        if (
+            best is None
+            or candidate.score > best.score
+            or (candidate.score == best.score and candidate.points > best.points)
+        ):
             best = candidate
     assert best is not None
     if best.score < rules.minimum:
