@@ -55,18 +55,18 @@ class Hit:
 
 # Groups of tiles as masks (``decompose.mask``): "only terminals", "which suits", "a chow
 # from 1 or 7" become one integer operation each on a hand's or a reading's masks.
-SUIT_MASKS: Final = tuple(mask(range(base, base + 9)) for base in (0, 9, 18))
-MIDDLE: Final = mask(tile for tile in range(t.EAST) if 2 <= t.number(tile) <= 8)
+SUIT_MASKS: Final = tuple(mask(tuple(range(base, base + 9))) for base in (0, 9, 18))
+MIDDLE: Final = mask(tuple(tile for tile in range(t.EAST) if 2 <= t.number(tile) <= 8))
 ORPHANS: Final = mask(t.ORPHANS)
 TERMINALS: Final = mask(t.TERMINALS)
-HONOURS: Final = mask(range(t.EAST, t.KINDS))
+HONOURS: Final = mask(tuple(range(t.EAST, t.KINDS)))
 DRAGONS: Final = mask(t.DRAGONS)
 WINDS: Final = mask(t.WINDS)
-TERMINAL_CHOWS: Final = mask(base + offset for base in (0, 9, 18) for offset in (0, 6))
+TERMINAL_CHOWS: Final = mask(tuple(base + offset for base in (0, 9, 18) for offset in (0, 6)))
 STRAIGHTS: Final = tuple(mask((base, base + 3, base + 6)) for base in (0, 9, 18))
 # Where ``size`` consecutive triplets of one suit may start: numbers 1 to 10 - size.
 RUN_STARTS: Final = {
-    size: mask(base + n for base in (0, 9, 18) for n in range(10 - size)) for size in (3, 4)
+    size: mask(tuple(base + n for base in (0, 9, 18) for n in range(10 - size))) for size in (3, 4)
 }
 
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from typing import Final, Literal
 
 from . import tiles as t
@@ -98,10 +97,11 @@ def apply_limit(
             best = counted
     if best is not None:
         return (best,), tuple([c for c in held if c is not best]), "single_pattern"
-    return tuple(held), (), "capped" if _points(held) > limit else "none"
+    every = tuple(held)
+    return every, (), "capped" if _points(every) > limit else "none"
 
 
-def _points(counted: Sequence[Counted]) -> int:
+def _points(counted: tuple[Counted, ...]) -> int:
     total = 0
     for each in counted:  # a loop: compiled, a generator costs more than the sum
         total += each.points
