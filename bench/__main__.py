@@ -159,11 +159,22 @@ def instructions_section(hands: int) -> None:
             "\nInstructions per hand: skipped, valgrind is not installed (apt-get install valgrind)"
         )
         return
-    count = instructions.per_hand(hands)
+    count, split = instructions.measure(hands)
+    target = instructions.TARGET
+    rows = [["engine.score, dict in, dict out", f"{count:,.0f}", f"{target:,}",
+             f"{target / count:.2f}x", verdict(count <= target)]]  # fmt: skip
+    rows += [[f"  {stage}", f"{value:,.0f}", "", f"{value / count:.0%}", ""]
+             for stage, value in split.items()]  # fmt: skip
     print(
-        f"\nInstructions per hand (callgrind, {hands:,} hands, warm): {count:,.0f}"
-        " - the engine's cost, whatever else the machine is doing"
+        table(
+            f"Instructions per hand (callgrind, {hands:,} hands, warm): the engine's cost,"
+            " whatever else the machine is doing",
+            ["figure", "instructions", "target", "ratio", ""],
+            rows,
+        )
     )
+    if not split:
+        print("(the split by stage needs the compiled build: make bench builds it)")
 
 
 def peer_section(our_rate: float, hands: int) -> None:
