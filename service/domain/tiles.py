@@ -319,8 +319,7 @@ def written(tiles: tuple[int, ...]) -> tuple[str, str]:
     Read suit by suit from a table filled as suits come: every response writes the hand, and
     the few thousand suits hands are made of come back again and again.
     """
-    text = []
-    shown = []
+    text = shown = ""  # at most four suits: appended, not joined
     for key in suit_keys(tiles):
         if key % SUIT_SPAN:
             suit = _WRITTEN.get(key)
@@ -328,9 +327,9 @@ def written(tiles: tuple[int, ...]) -> tuple[str, str]:
                 base = key // SUIT_SPAN * 9
                 held = [base + face for face, n in enumerate(suit_counts(key)) for _ in range(n)]
                 suit = _WRITTEN.put(key, (compact(held), glyphs(held)))
-            text.append(suit[0])
-            shown.append(suit[1])
-    return "".join(text), "".join(shown)
+            text += suit[0]
+            shown += suit[1]
+    return text, shown
 
 
 _WRITTEN: Final[Memo[int, tuple[str, str]]] = Memo(20_000)
