@@ -16,6 +16,7 @@ from .features import (
     CHOWS_2,
     CHOWS_3,
     CHOWS_4,
+    CHOWS_TWICE,
     CONCEALED_2,
     HONOUR_TRIPLET,
     ORPHAN_PAIR,
@@ -85,6 +86,7 @@ class Arrangement:
             | (CONCEALED_2 if concealed >= 2 else 0)
             | (HONOUR_TRIPLET if triplet_count and triplets[-1] >= t.EAST else 0)
             | (ORPHAN_PAIR if pair in _ORPHANS else 0)
+            | (CHOWS_TWICE if chow_count >= 2 and _count(chow_mask) < chow_count else 0)
         )
         self.plan_bits = _FORM_BITS[form]
 

@@ -20,6 +20,7 @@ TRIPLETS_4: Final = 1 << 5
 CONCEALED_2: Final = 1 << 6  # at least two concealed pungs or kongs
 HONOUR_TRIPLET: Final = 1 << 7  # a pung or kong of an honour
 ORPHAN_PAIR: Final = 1 << 8  # the pair is a terminal or an honour
+CHOWS_TWICE: Final = 1 << 17  # a chow held twice (or more)
 
 # Of the hand whatever its arrangement (patterns.Situation.features).
 HAS_KONG: Final = 1 << 9
@@ -31,10 +32,10 @@ ONLY_ORPHANS: Final = 1 << 14  # only terminals and honours
 ONLY_TERMINALS: Final = 1 << 15
 ONLY_HONOURS: Final = 1 << 16
 
-EVERY: Final = (1 << 17) - 1
+EVERY: Final = (1 << 18) - 1
 
 # Not features but the rest of what picks a plan (``patterns.Table.plan``), so that its key
 # is one int: the reading's form (standard is neither) and the bonus-tile mod.
-SEVEN_PAIRS: Final = 1 << 17
-THIRTEEN_TERMINALS: Final = 1 << 18
-BONUS_TILES: Final = 1 << 19
+SEVEN_PAIRS: Final = 1 << 18
+THIRTEEN_TERMINALS: Final = 1 << 19
+BONUS_TILES: Final = 1 << 20
