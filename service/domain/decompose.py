@@ -164,10 +164,10 @@ def is_winning(counts: list[int], melds: int, forms: Collection[Form] = ALL_FORM
     )
 
 
-def _standard(keys: t.SuitKeys) -> list[_SuitReading]:
+def _standard(keys: t.SuitKeys) -> list[SuitReading]:
     """Every standard reading of the held tiles, from their suit keys: the suits' readings
-    combined, each with its pair, sets, chows and triplets (sorted: suits come in order)."""
-    found: list[_SuitReading] | None = None
+    combined (``SuitReading.joined``)."""
+    found: list[SuitReading] | None = None
     for key in keys:
         if not key % t.SUIT_SPAN:
             continue  # an empty suit reads one way, with nothing in it
@@ -180,33 +180,60 @@ def _standard(keys: t.SuitKeys) -> list[_SuitReading]:
         # A suit reads with a pair only when it holds 3n + 2 tiles; several suits may (22m
         # 33p 11s ...), but a standard hand takes exactly one pair.
         found = [
-            (
-                pair if pair >= 0 else other[0],
-                sets + other[1],
-                chows + other[2],
-                triplets + other[3],
-                chow_mask | other[4],
-                triplet_mask | other[5],
-            )
-            for pair, sets, chows, triplets, chow_mask, triplet_mask in found
+            reading.joined(other)
+            for reading in found
             for other in readings
-            if pair < 0 or other[0] < 0
+            if reading.pair < 0 or other.pair < 0
         ]
-    return [reading for reading in found or () if reading[0] >= 0]
+    return [reading for reading in found or () if reading.pair >= 0]
 
 
-# One suit's reading, kept with what every pattern asks of it: (pair tile or -1, sets,
-# chow tiles, triplet tiles, chow mask, triplet mask), in absolute tiles, the tiles sorted,
-# a mask with bit n set for a chow from (a triplet of) tile n.
-_SuitReading = tuple[int, tuple[Meld, ...], tuple[int, ...], tuple[int, ...], int, int]
+class SuitReading:
+    """A reading of one suit, or of several combined, with what every pattern asks of it:
+    the pair's tile (-1 for none), the sets, the chows' and the triplets' tiles (sorted: the
+    suits come in order) and the same as masks (bit n set for a chow from, a triplet of,
+    tile n). A class rather than a tuple: compiled, its fields are read directly, where a
+    tuple's are checked and unboxed one by one.
+    """
+
+    __slots__ = ("chow_mask", "chows", "pair", "sets", "triplet_mask", "triplets")
+
+    def __init__(
+        self,
+        pair: int,
+        sets: tuple[Meld, ...],
+        chows: tuple[int, ...],
+        triplets: tuple[int, ...],
+        chow_mask: int,
+        triplet_mask: int,
+    ) -> None:
+        self.pair: Final = pair
+        self.sets: Final = sets
+        self.chows: Final = chows
+        self.triplets: Final = triplets
+        self.chow_mask: Final = chow_mask
+        self.triplet_mask: Final = triplet_mask
+
+    def joined(self, other: SuitReading) -> SuitReading:
+        """This reading and one of a later suit, as one."""
+        return SuitReading(
+            self.pair if self.pair >= 0 else other.pair,
+            self.sets + other.sets,
+            self.chows + other.chows,
+            self.triplets + other.triplets,
+            self.chow_mask | other.chow_mask,
+            self.triplet_mask | other.triplet_mask,
+        )
+
+
 # Sizes from measurement: 10,000 distinct bench hands fill 3,630 and 5,017 entries; a full
 # table of one-suit hands (the largest entries) holds ~1 KiB per suit key, ~20 MiB in all.
-_SUIT_SETS: Final[Memo[int, tuple[_SuitReading, ...]]] = Memo(20_000)
+_SUIT_SETS: Final[Memo[int, tuple[SuitReading, ...]]] = Memo(20_000)
 _SUIT_READINGS: Final[Memo[tuple[tuple[int, ...], bool, int], tuple[_Reading, ...]]] = Memo(40_000)
 
 
-def _suit_sets(key: int) -> tuple[_SuitReading, ...]:
-    """One suit's readings (see ``_SuitReading``)."""
+def _suit_sets(key: int) -> tuple[SuitReading, ...]:
+    """One suit's readings, from its key."""
     found = _SUIT_SETS.get(key)
     if found is not None:
         return found
@@ -219,7 +246,7 @@ def _suit_sets(key: int) -> tuple[_SuitReading, ...]:
         chows = tuple(sorted(meld.tile for meld in melds if meld.kind == CHOW))
         triplets = tuple(sorted(meld.tile for meld in melds if meld.kind != CHOW))
         pair_tile = base + pair if pair >= 0 else -1
-        readings.append((pair_tile, melds, chows, triplets, mask(chows), mask(triplets)))
+        readings.append(SuitReading(pair_tile, melds, chows, triplets, mask(chows), mask(triplets)))
     return _SUIT_SETS.put(key, tuple(readings))
 
 
@@ -286,11 +313,11 @@ class _Declared:
 
 
 def _completions(
-    reading: _SuitReading, declared: _Declared, winning_tile: int, on_discard: bool
+    reading: SuitReading, declared: _Declared, winning_tile: int, on_discard: bool
 ) -> list[Arrangement]:
-    pair, sets, chows, triplets, chow_mask, triplet_mask = reading
-    chow_mask |= declared.chow_mask
-    triplet_mask |= declared.triplet_mask
+    pair, sets, chows, triplets = reading.pair, reading.sets, reading.chows, reading.triplets
+    chow_mask = reading.chow_mask | declared.chow_mask
+    triplet_mask = reading.triplet_mask | declared.triplet_mask
     concealed = len(triplets) + declared.concealed  # held triplets are concealed, so far
     if declared.melds:
         if declared.chows:
