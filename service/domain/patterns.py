@@ -630,7 +630,20 @@ BY_ID: Final = {pattern.id: pattern for pattern in CATALOGUE}
 
 # ---- How a rule set reads the catalogue -----------------------------------------------------
 
-Step = tuple[Predicate, Pattern, int, bool]  # predicate, pattern, value, stacks
+
+class Step:
+    """A pattern as a plan asks for it: its predicate, and its value in the table's rules.
+    A class rather than a tuple: compiled, its fields are read directly."""
+
+    __slots__ = ("pattern", "predicate", "stacks", "value")
+
+    def __init__(self, pattern: Pattern, value: int) -> None:
+        self.pattern: Final = pattern
+        self.predicate: Final = pattern.predicate
+        self.value: Final = value
+        self.stacks: Final = pattern.stacks
+
+
 Plan = tuple[tuple[Step, ...], ...]
 PlanKey = int  # the features and plan bits of a reading and of its hand (features.py)
 
@@ -683,8 +696,7 @@ class Table:
         down (ties in id order).
 
         Patterns whose ``needs`` the hand lacks are left out. Stacking series (bonus tiles)
-        keep id order: all their patterns count. Steps are plain tuples: this loop is the
-        hottest of the service.
+        keep id order: all their patterns count.
         """
         features = key
         form: Form = (
@@ -705,7 +717,7 @@ class Table:
                 series.setdefault(pattern.series, []).append(pattern)
         plan = tuple(
             tuple(
-                (p.predicate, p, values[p.id], p.stacks)
+                Step(p, values[p.id])
                 for p in (
                     members if members[0].stacks else sorted(members, key=lambda p: -values[p.id])
                 )

@@ -70,11 +70,11 @@ def held_patterns(arrangement: Arrangement, hand: Situation) -> list[Counted]:
         plan = table.plan(key)
     found = []
     for series in plan:
-        for predicate, pattern, value, stacks in series:
-            hit = predicate(arrangement, hand)
+        for step in series:
+            hit = step.predicate(arrangement, hand)
             if hit is not None:
-                found.append(Counted(pattern, value, hit.times, hit.reason))
-                if not stacks:
+                found.append(Counted(step.pattern, step.value, hit.times, hit.reason))
+                if not step.stacks:
                     break
     return found
 
