@@ -53,7 +53,10 @@ _PATTERN_LINES: Final = {
 def _hand(score: Score) -> dict[str, Any]:
     situation = score.situation
     form = score.arrangement.form
-    text, glyphs = t.written(situation.tiles)
+    tiles = situation.hand.tiles  # held, then declared
+    for meld in situation.melds:
+        tiles += meld.tiles
+    text, glyphs = t.written(tiles)
     hand = _HANDS[form].copy()
     hand["form"] = form
     hand["concealed"] = situation.concealed

@@ -96,7 +96,7 @@ class Situation:
     """
 
     __slots__ = ("concealed", "features", "hand", "kongs", "mask", "melds", "plan_bits", "rules",
-                 "seat_wind", "suits", "table", "tiles", "value_honours", "win")  # fmt: skip
+                 "seat_wind", "suit", "table", "value_honours", "win")  # fmt: skip
 
     def __init__(self, hand: Hand, melds: tuple[Meld, ...], win: Win, rules: Rules) -> None:
         self.hand = hand
@@ -106,27 +106,29 @@ class Situation:
         self.table = table_for(rules)
         self.seat_wind = t.seat_wind(win.seat)
         self.value_honours = DRAGONS | 1 << self.seat_wind  # a mask
-        tiles = hand.tiles
-        held = mask(tiles)
+        held = mask(hand.tiles)
         kongs = []
         concealed = True
         for meld in melds:
-            tiles += meld.tiles
             held |= meld.mask
             if meld.kind == KONG:
                 kongs.append(meld.tile)
             concealed = concealed and meld.concealed
-        self.tiles = tiles  # held and declared, in no particular order
         self.kongs = tuple(kongs)
         self.concealed = concealed
         self.mask = held
-        self.suits = [suit for suit in range(3) if held & SUIT_MASKS[suit]]
+        # The one suit of number tiles held, honours aside, or -1 (none, or more than one).
+        suit = -1
+        for index in range(3):
+            if held & SUIT_MASKS[index]:
+                suit = index if suit == -1 else 3
+        self.suit = suit if suit < 3 else -1
         flagged = win.last_tile or win.kong_replacement or win.robbing_kong or win.first_turn
         self.features = (
             (HAS_KONG if kongs else 0)
             | (WIN_FLAG if flagged else 0)
             | (CONCEALED if concealed else 0)
-            | (ONE_SUIT if len(self.suits) == 1 else 0)
+            | (ONE_SUIT if self.suit >= 0 else 0)
             | (0 if held & ~MIDDLE else ONLY_MIDDLE)
             | (0 if held & ~ORPHANS else ONLY_ORPHANS)
             | (0 if held & ~TERMINALS else ONLY_TERMINALS)
@@ -248,16 +250,16 @@ def no_terminals(arrangement: Arrangement, hand: Situation) -> Hit | None:
 
 def mixed_one_suit(arrangement: Arrangement, hand: Situation) -> Hit | None:
     """混一色 Mixed One-Suit: number tiles of one suit, plus honours."""
-    if len(hand.suits) != 1 or not hand.honours:
+    if hand.suit < 0 or not hand.honours:
         return None
-    return Hit(1, f"{t.SUIT_NAMES[min(hand.suits)]} with honours")
+    return Hit(1, f"{t.SUIT_NAMES[hand.suit]} with honours")
 
 
 def pure_one_suit(arrangement: Arrangement, hand: Situation) -> Hit | None:
     """清一色 Pure One-Suit: number tiles of one suit only."""
-    if len(hand.suits) != 1 or hand.honours:
+    if hand.suit < 0 or hand.honours:
         return None
-    return Hit(1, f"all {t.SUIT_NAMES[min(hand.suits)]}")
+    return Hit(1, f"all {t.SUIT_NAMES[hand.suit]}")
 
 
 _GATES: Final = [3, 1, 1, 1, 1, 1, 1, 1, 3]
@@ -268,9 +270,9 @@ def nine_gates(arrangement: Arrangement, hand: Situation) -> Hit | None:
 
     The 13 tiles before the winning one must be the gates themselves (RULES.md §4.3).
     """
-    if hand.melds or hand.honours or len(hand.suits) != 1:
+    if hand.melds or hand.honours or hand.suit < 0:
         return None
-    base = min(hand.suits) * 9
+    base = hand.suit * 9
     before = t.counts(hand.hand.tiles)[base : base + 9]
     won = hand.hand.winning_tile - base
     before[won] = before[won] - 1
