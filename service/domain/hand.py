@@ -450,13 +450,12 @@ def check_win(hand: Hand, melds: tuple[Meld, ...], win: Win, rules: Rules) -> No
             raise InvalidContext.at(
                 "win.first_turn", "another seat's first-turn win (Earth) is on East's discard"
             )
-    if not rules.bonus_tiles:
-        for field in ("flowers", "seasons"):
-            if getattr(hand, field):
-                raise InvalidContext.at(
-                    f"hand.{field}",
-                    f"{field} count only with the bonus-tile mod: set rules.bonus_tiles to true",
-                )
+    if not rules.bonus_tiles and (hand.flowers or hand.seasons):
+        field = "flowers" if hand.flowers else "seasons"
+        raise InvalidContext.at(
+            f"hand.{field}",
+            f"{field} count only with the bonus-tile mod: set rules.bonus_tiles to true",
+        )
 
 
 def check_way(win: Win) -> None:
