@@ -33,7 +33,6 @@ Form = Literal["standard", "seven_pairs", "thirteen_terminals"]
 ALL_FORMS: Final[frozenset[Form]] = frozenset({"standard", "seven_pairs", "thirteen_terminals"})
 
 _ORPHANS: Final = frozenset(t.ORPHANS)
-_ORPHAN_KINDS: Final = sum(1 << tile for tile in t.ORPHANS)  # a mask
 
 # One suit's reading: the pair's offset (-1 for none) and the sets as (is_chow, offset).
 _Reading = tuple[int, tuple[tuple[bool, int], ...]]
@@ -45,8 +44,9 @@ class Arrangement:
     ``sets`` (standard form) holds the declared melds and the sets formed from the held tiles;
     ``winning`` is the index of the set the winning tile completed, or None when it completed
     the pair or the hand is irregular. ``pairs`` is the Seven Pairs reading. ``chows`` (their
-    lowest tiles) and ``triplets`` (pung and kong tiles) are derived once here because every
-    pattern predicate asks for them.
+    lowest tiles) and ``triplets`` (pung and kong tiles), sorted, and the same as masks, come
+    with the suits' readings (``SuitReading``) because every pattern predicate asks for them;
+    ``features`` and ``plan_bits`` pick the patterns worth asking (``features.py``).
     """
 
     __slots__ = ("chow_mask", "chows", "concealed_triplets", "features", "form", "pair", "pairs",
@@ -133,6 +133,9 @@ def arrangements(
         elif _thirteen_terminals(kinds):
             found.append(Arrangement("thirteen_terminals"))
     return found
+
+
+_ORPHAN_KINDS: Final = mask(t.ORPHANS)
 
 
 def _count(kinds: int) -> int:
