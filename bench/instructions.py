@@ -9,7 +9,7 @@ the same work.
 
 On the compiled build, the cost is also split by stage: the instructions spent inside each
 stage's compiled entry point (its inclusive cost, from callgrind_annotate), the rest being the
-interpreted glue between them (engine.py, loading.py) and freeing the response.
+glue between them (engine.py, the interpreted loading.py) and freeing the response.
 
     python -m bench.instructions [hands]      (valgrind from Debian: apt-get install valgrind)
 """
@@ -29,11 +29,13 @@ import service
 PASSES = 2
 TARGET = 40_000  # the engine issue's (#27): a third of what it cost before
 
-# Each stage of engine.score by the compiled entry points the interpreted engine calls.
+# Each stage of engine.score by the compiled functions the compiled engine calls (mypyc's
+# native entry points, CPyDef_*: compiled code calls compiled code without Python's calling
+# convention).
 STAGES = {
-    "schema load": ("CPyPy_fast___Record___load",),
-    "domain (score + payments)": ("CPyPy_scoring___score", "CPyPy_payments___payments"),
-    "render": ("CPyPy_render___score_response",),
+    "schema load": ("CPyDef_fast___Record___load",),
+    "domain (score + payments)": ("CPyDef_scoring___score", "CPyDef_payments___payments"),
+    "render": ("CPyDef_render___score_response",),
 }
 
 # Scores ``hands`` generated hands once (warm-up), then ``passes`` more times.
@@ -83,7 +85,7 @@ def _inclusive(annotated: str) -> dict[str, int]:
     """The entry points' inclusive counts from callgrind_annotate's listing."""
     counts: dict[str, int] = {}
     for line in annotated.splitlines():
-        match = re.match(r"\s*([\d,]+) .*?(CPyPy_\w+) ", line)
+        match = re.match(r"\s*([\d,]+) .*?(CPyDef_\w+) ", line)
         if match:
             counts[match[2]] = max(counts.get(match[2], 0), int(match[1].replace(",", "")))
     return counts
