@@ -148,10 +148,10 @@ def _shown(value: object) -> str:
 
 
 def _parse_compact(text: str) -> list[int]:
-    """One pass over the characters: each digit's tile is appended as its face - 1, and the
-    suit letter after the digits adds its suit's first tile to those since the last letter.
-    A glyph is a tile on its own, where a group may start: glyphs are first written as
-    compact tiles between spaces, which reads alike.
+    """One pass over the characters, from the last: read backwards, a group's suit letter
+    comes before its digits, so each digit's tile is known as it is read. A glyph is a tile
+    on its own, where a group may start: glyphs are first written as compact tiles between
+    spaces, which reads alike.
 
     What this accepts is ``(?:[1-9]+[mps]|[1-7]+z|[🀀-🀡]| )*``; anything else goes to
     ``_explain``. Bytes rather than characters: this runs for every tile of every request,
@@ -159,28 +159,30 @@ def _parse_compact(text: str) -> list[int]:
     """
     codes = text.encode() if text.isascii() else _non_ascii(text)
     tiles: list[int] = []
-    pending = 0  # where the tiles still waiting for their suit letter start
-    for index in range(len(codes)):
+    base = -1  # the first tile of the suit of the group being read, -1 between groups
+    top = -1  # its highest face (0-8), -1 between groups: then no digit is a tile
+    letter_at = 0  # how many tiles were read when the group's letter was
+    for index in range(len(codes) - 1, -1, -1):
         code = codes[index]
-        if 49 <= code <= 57:  # 1-9
-            tiles.append(code - 49)
-            continue
-        base = _suit_base(code)
-        if base < 0:
-            if pending < len(tiles) or code != 32:  # a space between groups only
+        face = code - 49  # 1-9 as 0-8
+        if 0 <= face <= 8:
+            if face > top:
                 _explain(text)
+            tiles.append(base + face)
             continue
-        end = len(tiles)
-        if pending == end:
+        if top >= 0 and len(tiles) == letter_at:  # a letter with no digit before it
             _explain(text)
-        for held in range(pending, end):
-            face = tiles[held]
-            if base == EAST and face > 6:
-                _explain(text)
-            tiles[held] = base + face
-        pending = end
-    if pending < len(tiles):
+        base = _suit_base(code)
+        if base >= 0:
+            top = 6 if base == EAST else 8
+            letter_at = len(tiles)
+        elif code == 32:  # a space between groups only
+            top = -1
+        else:
+            _explain(text)
+    if top >= 0 and len(tiles) == letter_at:
         _explain(text)
+    tiles.reverse()
     return tiles
 
 
