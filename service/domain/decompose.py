@@ -106,9 +106,14 @@ def mask(tiles: tuple[int, ...]) -> int:
 
 
 def arrangements(
-    held: tuple[int, ...], melds: tuple[Meld, ...], winning_tile: int, on_discard: bool
+    held: tuple[int, ...],
+    melds: tuple[Meld, ...],
+    winning_tile: int,
+    on_discard: bool,
+    kinds: int | None = None,
 ) -> list[Arrangement]:
-    """Every arrangement of ``held`` (the concealed tiles, winning tile included) with ``melds``.
+    """Every arrangement of ``held`` (the concealed tiles, winning tile included) with ``melds``;
+    ``kinds``: ``held`` as a mask, if the caller has it.
 
     On a discard win, each distinct set the winning tile may have completed is its own
     arrangement: a pung it completes is not concealed (RULES.md §4.1). On a self-draw the
@@ -121,7 +126,8 @@ def arrangements(
         for arrangement in _completions(reading, declared, winning_tile, on_discard)
     ]
     if not melds:
-        kinds = mask(held)
+        if kinds is None:
+            kinds = mask(held)
         # Seven pairs hold at most 7 kinds, Thirteen Terminals exactly 13: most hands are
         # neither, and need no count.
         if _count(kinds) <= 7:
@@ -140,7 +146,7 @@ _ORPHAN_KINDS: Final = mask(t.ORPHANS)
 
 def _count(kinds: int) -> int:
     """How many kinds a mask holds."""
-    return bin(kinds).count("1")
+    return kinds.bit_count()
 
 
 def _seven_pairs(counts: list[int], kinds: Iterable[int]) -> bool:

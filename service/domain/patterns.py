@@ -92,11 +92,11 @@ class Situation:
     """What is true of the won hand whatever its arrangement; built once per hand.
 
     ``mask`` has bit n set when tile kind n is in the hand: "only terminals" and "which
-    suits" become one integer operation each.
+    suits" become one integer operation each; ``held_mask``, the same of the concealed tiles.
     """
 
-    __slots__ = ("concealed", "features", "hand", "kongs", "mask", "melds", "plan_bits", "rules",
-                 "seat_wind", "suit", "table", "value_honours", "win")  # fmt: skip
+    __slots__ = ("concealed", "features", "hand", "held_mask", "kongs", "mask", "melds",
+                 "plan_bits", "rules", "seat_wind", "suit", "table", "value_honours", "win")  # fmt: skip
 
     def __init__(self, hand: Hand, melds: tuple[Meld, ...], win: Win, rules: Rules) -> None:
         self.hand = hand
@@ -106,7 +106,8 @@ class Situation:
         self.table = table_for(rules)
         self.seat_wind = t.seat_wind(win.seat)
         self.value_honours = DRAGONS | 1 << self.seat_wind  # a mask
-        held = mask(hand.tiles)
+        self.held_mask = mask(hand.tiles)
+        held = self.held_mask
         kongs = []
         concealed = True
         for meld in melds:

@@ -151,7 +151,11 @@ def readings(situation: Situation) -> list[Arrangement]:
     if there is none."""
     hand = situation.hand
     found = arrangements(
-        hand.tiles, situation.melds, hand.winning_tile, on_discard=not situation.win.self_drawn
+        hand.tiles,
+        situation.melds,
+        hand.winning_tile,
+        not situation.win.self_drawn,
+        situation.held_mask,
     )
     wins = situation.table.wins
     if len(wins) < len(WAYS):  # an irregular hand excluded, or missing from the version
