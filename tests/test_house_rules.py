@@ -41,14 +41,7 @@ from service.domain.patterns import (
     table_for,
 )
 from service.domain.payments import SCHEMES, payments
-from service.domain.rulesets import (
-    _RESOLVED,
-    DEFAULT,
-    RESOLVED,
-    install_profiles,
-    profiles,
-    resolve,
-)
+from service.domain.rulesets import DEFAULT, install_profiles, profiles, resolve
 from service.domain.versions import V3_3, VERSIONS, Version
 from service.problems import Problem
 from service.request import MAX_VALUE, RulesSchema
@@ -497,41 +490,6 @@ def test_the_plans_of_house_rules_are_bounded_and_a_profile_s_kept(club: None) -
     assert table_for(resolve({"values": {"3.1": 7}})).plans == {}  # in the shared cache
     engine.score(with_rules({"profile": "club"}))
     assert len(table_for(profiles()["club"]).plans) == 1
-
-
-def test_the_same_rules_resolve_to_one_shared_rules_object_in_a_bounded_cache() -> None:
-    first = resolve({"payoff": "self_draw_double", "values": {"1.1": 7}, "exclude": ["2.2"]})
-    assert (
-        resolve({"payoff": "self_draw_double", "values": {"1.1": 7}, "exclude": ["2.2"]}) is first
-    )
-    # Another spelling of the same rules resolves alike, though it is kept apart.
-    assert (
-        resolve({"exclude": ["2.2"], "values": {"1.1": 7}, "payoff": "self_draw_double"}) == first
-    )
-    _RESOLVED.cache_clear()
-    for value in range(2 * RESOLVED + 3):
-        resolve({"standard_value": 1 + value})
-    assert len(_RESOLVED) == 3  # emptied when full, twice
-
-
-def test_a_profile_installed_again_is_resolved_afresh() -> None:
-    install_profiles({"house": {"payoff": "formal_double"}})
-    assert resolve({"profile": "house"}).payoff == "formal_double"
-    install_profiles({"house": {"payoff": "self_draw_double"}})
-    try:
-        assert resolve({"profile": "house"}).payoff == "self_draw_double"
-    finally:
-        install_profiles({})
-
-
-def test_the_rules_of_a_response_are_the_caller_s_to_change() -> None:
-    rules = {"values": {"1.1": 7}, "exclude": ["2.2"]}
-    first = engine.score(with_rules(rules))["rules"]
-    first["values"]["1.1"] = 99
-    first["exclude"].append("1.3")
-    first["limit"] = 1
-    again = engine.score(with_rules(rules))["rules"]
-    assert (again["values"], again["exclude"], again["limit"]) == ({"1.1": 7}, ["2.2"], 320)
 
 
 def test_the_same_house_rules_share_one_table() -> None:

@@ -213,11 +213,6 @@ class Rules(Value):
         self.chicken: Final = chicken
         self.limit: Final = limit
         self.profile: Final = profile
-        # Hashed once: the rules of a request are looked up by value (the rendered rules).
-        self.hashed: Final = hash(self.field_values())
-
-    def __hash__(self) -> int:
-        return self.hashed
 
 
 def declared_melds(hand: Hand, size: int = 14, won: bool = True) -> tuple[Meld, ...]:

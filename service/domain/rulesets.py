@@ -11,7 +11,6 @@ from collections.abc import Mapping
 from typing import Any, Final
 
 from .hand import Rules
-from .memo import Memo
 from .patterns import CATALOGUE, pin_tables
 from .versions import VERSIONS
 
@@ -29,35 +28,8 @@ def resolve(given: dict[str, Any]) -> Rules:
     pattern by pattern; any other field it gives replaces the profile's (``exclude`` too, so
     that a request may play a pattern its profile leaves out). ``values`` keep only what
     differs from the version's table: one rule set, one spelling.
-
-    Kept by the fields given: a table sends the same rules with every hand it plays, and
-    one ``Rules`` shared by its requests is also looked up at the cost of its identity.
     """
-    if not given:
-        return DEFAULT
-    key = tuple([(name, _frozen(value)) for name, value in given.items()])
-    rules = _RESOLVED.get(key)
-    if rules is None:
-        rules = _RESOLVED.put(key, _resolve(given))
-    return rules
-
-
-def _frozen(value: object) -> object:
-    """A field's value as part of a key: ``values`` and ``exclude`` as tuples."""
-    if isinstance(value, dict):
-        return tuple(value.items())
-    if isinstance(value, list):
-        return tuple(value)
-    return value
-
-
-# Bounded, since the clients choose these keys: 256 rule sets (~1 KB each).
-RESOLVED: Final = 256
-_RESOLVED: Final[Memo[tuple[tuple[str, object], ...], Rules]] = Memo(RESOLVED)
-
-
-def _resolve(given: dict[str, Any]) -> Rules:
-    # dict, not Mapping: compiled, dict.get is a direct call.
+    # dict, not Mapping: compiled, dict.get is a direct call, and this runs per request.
     name: str | None = given.get("profile")
     fields = given
     if name is not None:
@@ -65,6 +37,8 @@ def _resolve(given: dict[str, Any]) -> Rules:
         fields = {**profile, **given}
         if "values" in profile and "values" in given:
             fields["values"] = {**profile["values"], **given["values"]}
+    elif not given:
+        return DEFAULT
     version: str = fields.get("version", DEFAULT.version)
     # Most requests set no house rule: no sorting for them.
     values: dict[str, int] | None = fields.get("values")
@@ -95,7 +69,6 @@ def install_profiles(profiles: Mapping[str, Mapping[str, Any]]) -> None:
     """Make these the process's profiles (each a ``rules`` object's fields, checked), in place
     of any installed before, and build their tables now rather than on a first hand."""
     _profiles.clear()
-    _RESOLVED.cache_clear()  # a profile's name may now stand for other rules
     _profiles.update({name: dict(fields) for name, fields in profiles.items()})
     pin_tables([resolve({"profile": name}) for name in _profiles])
 

@@ -13,9 +13,10 @@ from typing import Any
 from marshmallow import Schema, ValidationError, fields, post_load, validate
 
 from ..domain import tiles as t
+from ..domain.hand import Rules
 from ..domain.patterns import BY_ID, CATALOGUE
 from ..domain.payments import SCHEMES
-from ..domain.rulesets import DEFAULT, profile_names
+from ..domain.rulesets import profile_names
 from ..domain.versions import VERSIONS
 from . import models
 from .fast import shorten
@@ -272,7 +273,7 @@ class ScoredHandSchema(Schema):
 
 
 class ScoreRequestSchema(ScoredHandSchema):
-    rules = fields.Nested(RulesSchema, load_default=DEFAULT)
+    rules = fields.Nested(RulesSchema, load_default=Rules)
     explain = Bool(load_default=False)
 
 
@@ -281,7 +282,7 @@ class WaitsRequestSchema(Schema):
 
     hand = fields.Nested(WaitingHandSchema, required=True)
     win = fields.Nested(WaitingWinSchema, required=True)
-    rules = fields.Nested(RulesSchema, load_default=DEFAULT)
+    rules = fields.Nested(RulesSchema, load_default=Rules)
     visible = Tiles(longest=(MAX_SEEN_STRING, MAX_SEEN_LIST), load_default=tuple)
 
 
@@ -317,7 +318,7 @@ class ClaimedHandSchema(Schema):
 class ClaimRequestSchema(ClaimedHandSchema):
     """POST /v1/claim."""
 
-    rules = fields.Nested(RulesSchema, load_default=DEFAULT)
+    rules = fields.Nested(RulesSchema, load_default=Rules)
 
 
 PLAYER = validate.Length(1, MAX_NAME, error="a name of {min} to {max} characters")
@@ -351,7 +352,7 @@ class SettleRequestSchema(Schema):
     """POST /v1/settle: a session's hands settled between its players."""
 
     players = BoundedList(fields.String(validate=PLAYER), len(t.SEATS), validate=_four_players)
-    rules = fields.Nested(RulesSchema, load_default=DEFAULT)
+    rules = fields.Nested(RulesSchema, load_default=Rules)
     hands = BoundedList(fields.Nested(SheetHandSchema), MAX_SHEET_HANDS, required=True)
 
 
