@@ -238,12 +238,17 @@ def all_sequences(arrangement: Arrangement, hand: Situation) -> Hit | None:
 
 def concealed_hand(arrangement: Arrangement, hand: Situation) -> Hit | None:
     """門前清 Concealed Hand: no exposed meld; concealed kongs and a winning discard are fine."""
-    return Hit(1, "no exposed meld") if hand.concealed else None
+    return _NO_EXPOSED_MELD if hand.concealed else None
 
 
 def no_terminals(arrangement: Arrangement, hand: Situation) -> Hit | None:
     """斷么九 No Terminals: only number tiles 2 to 8."""
-    return Hit(1, "only 2-8 number tiles") if hand.only(MIDDLE) else None
+    return _ONLY_MIDDLE if hand.only(MIDDLE) else None
+
+
+# Hits whose reason is the same for every hand, made once: Hits are never changed.
+_NO_EXPOSED_MELD: Final = Hit(1, "no exposed meld")
+_ONLY_MIDDLE: Final = Hit(1, "only 2-8 number tiles")
 
 
 # 2 One-suit patterns
@@ -253,14 +258,18 @@ def mixed_one_suit(arrangement: Arrangement, hand: Situation) -> Hit | None:
     """混一色 Mixed One-Suit: number tiles of one suit, plus honours."""
     if hand.suit < 0 or not hand.honours:
         return None
-    return Hit(1, f"{t.SUIT_NAMES[hand.suit]} with honours")
+    return _WITH_HONOURS[hand.suit]
 
 
 def pure_one_suit(arrangement: Arrangement, hand: Situation) -> Hit | None:
     """清一色 Pure One-Suit: number tiles of one suit only."""
     if hand.suit < 0 or hand.honours:
         return None
-    return Hit(1, f"all {t.SUIT_NAMES[hand.suit]}")
+    return _ALL_OF_SUIT[hand.suit]
+
+
+_WITH_HONOURS: Final = tuple(Hit(1, f"{name} with honours") for name in t.SUIT_NAMES)
+_ALL_OF_SUIT: Final = tuple(Hit(1, f"all {name}") for name in t.SUIT_NAMES)
 
 
 _GATES: Final = [3, 1, 1, 1, 1, 1, 1, 1, 3]
@@ -329,7 +338,10 @@ def _big_three(honours: int, size: int) -> Predicate:
 
 def all_honors(arrangement: Arrangement, hand: Situation) -> Hit | None:
     """字一色 All Honors: honour tiles only."""
-    return Hit(1, "honour tiles only") if hand.only(HONOURS) else None
+    return _ONLY_HONOURS if hand.only(HONOURS) else None
+
+
+_ONLY_HONOURS: Final = Hit(1, "honour tiles only")
 
 
 # 4 Triplets and kong
@@ -483,12 +495,16 @@ def mixed_greater_terminals(arrangement: Arrangement, hand: Situation) -> Hit | 
     Never a Thirteen Terminals hand (RULES.md §4.7): the table's forms leave it out. In the
     standard form, tiles that are all terminals and honours can only make triplets.
     """
-    return Hit(1, "terminals and honours only") if hand.only(ORPHANS) else None
+    return _ONLY_ORPHANS if hand.only(ORPHANS) else None
 
 
 def pure_greater_terminals(arrangement: Arrangement, hand: Situation) -> Hit | None:
     """清么九 Pure Greater Terminals: terminal number tiles (1 and 9) only."""
-    return Hit(1, "1s and 9s only") if hand.only(TERMINALS) else None
+    return _ONLY_TERMINALS if hand.only(TERMINALS) else None
+
+
+_ONLY_ORPHANS: Final = Hit(1, "terminals and honours only")
+_ONLY_TERMINALS: Final = Hit(1, "1s and 9s only")
 
 
 # 9 Incidental bonuses
@@ -497,8 +513,10 @@ def pure_greater_terminals(arrangement: Arrangement, hand: Situation) -> Hit | N
 def _flag(test: Callable[[Win], bool], reason: str) -> Predicate:
     """海底撈月 ... 地和 Incidental bonuses: what the win context says (category 9)."""
 
+    hit = Hit(1, reason)
+
     def predicate(arrangement: Arrangement, hand: Situation) -> Hit | None:
-        return Hit(1, reason) if test(hand.win) else None
+        return hit if test(hand.win) else None
 
     return predicate
 
@@ -510,8 +528,10 @@ def _form(reason: str) -> Predicate:
     """十三么九 / 七對子 Thirteen Terminals, Seven Pairs: the hand's form itself (the table
     ties each to its form)."""
 
+    hit = Hit(1, reason)
+
     def predicate(arrangement: Arrangement, hand: Situation) -> Hit | None:
-        return Hit(1, reason)
+        return hit
 
     return predicate
 
