@@ -8,7 +8,7 @@ from .domain import tiles as t
 from .domain.analysis import Analysis, Discard
 from .domain.claims import Claimed
 from .domain.decompose import Arrangement
-from .domain.hand import SET_KINDS, Rules, set_text, set_tiles
+from .domain.hand import SET_KINDS, Rules, set_text, set_tiles, tile_keys
 from .domain.patterns import CATALOGUE
 from .domain.scoring import CHICKEN, Counted, Score
 from .domain.sheets import Settled
@@ -53,10 +53,7 @@ _PATTERN_LINES: Final = {
 def _hand(score: Score) -> dict[str, Any]:
     situation = score.situation
     form = score.arrangement.form
-    tiles = situation.hand.tiles  # held, then declared
-    for meld in situation.melds:
-        tiles += meld.tiles
-    text, glyphs = t.written(tiles)
+    text, glyphs = t.written(tile_keys(situation.hand.keys, situation.melds))
     hand = _HANDS[form].copy()
     hand["form"] = form
     hand["concealed"] = situation.concealed

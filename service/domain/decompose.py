@@ -28,6 +28,7 @@ from .features import (
 )
 from .hand import CHOW, PUNG, Meld
 from .memo import Memo
+from .tiles import mask
 
 Form = Literal["standard", "seven_pairs", "thirteen_terminals"]
 ALL_FORMS: Final[frozenset[Form]] = frozenset({"standard", "seven_pairs", "thirteen_terminals"})
@@ -96,24 +97,16 @@ _FORM_BITS: Final[dict[str, int]] = {
 }  # fmt: skip
 
 
-def mask(tiles: tuple[int, ...]) -> int:
-    """The tiles as a mask: bit n set for tile n (a tuple: compiled, a loop over an abstract
-    iterable goes through the generic iterator)."""
-    found = 0
-    for tile in tiles:
-        found |= 1 << tile
-    return found
-
-
 def arrangements(
     held: tuple[int, ...],
     melds: tuple[Meld, ...],
     winning_tile: int,
     on_discard: bool,
+    keys: t.SuitKeys | None = None,
     kinds: int | None = None,
 ) -> list[Arrangement]:
     """Every arrangement of ``held`` (the concealed tiles, winning tile included) with ``melds``;
-    ``kinds``: ``held`` as a mask, if the caller has it.
+    ``keys`` and ``kinds``: ``held``'s suit keys and mask, if the caller has them (``Hand``).
 
     On a discard win, each distinct set the winning tile may have completed is its own
     arrangement: a pung it completes is not concealed (RULES.md §4.1). On a self-draw the
@@ -122,7 +115,7 @@ def arrangements(
     declared = _Declared(melds)
     found = [
         arrangement
-        for reading in _standard(t.suit_keys(held))
+        for reading in _standard(t.suit_keys(held) if keys is None else keys)
         for arrangement in _completions(reading, declared, winning_tile, on_discard)
     ]
     if not melds:
@@ -178,7 +171,7 @@ def _standard(keys: t.SuitKeys) -> list[SuitReading]:
     combined (``SuitReading.joined``)."""
     found: list[SuitReading] | None = None
     for key in keys:
-        if not key % t.SUIT_SPAN:
+        if not key & t.FACES:
             continue  # an empty suit reads one way, with nothing in it
         readings = _suit_sets(key)
         if not readings:
@@ -247,7 +240,7 @@ def _suit_sets(key: int) -> tuple[SuitReading, ...]:
     found = _SUIT_SETS.get(key)
     if found is not None:
         return found
-    suit = key // t.SUIT_SPAN
+    suit = t.key_suit(key)
     base = suit * 9
     readings = []
     for pair, sets in _suit_readings(tuple(t.suit_counts(key)), suit < 3):

@@ -18,14 +18,15 @@ class Meld:
 
     ``tile`` is its lowest tile. ``concealed`` means all its tiles were drawn by the winner
     (RULES.md §4.1): a set completed by the winning discard is not, a declared kong may be.
-    ``text`` writes it ("123m"), ``mask`` has a bit set for
-    each of its kinds (``decompose.mask``), ``code`` numbers it among all melds
-    (``meld_code``). Melds are values, built once and shared by every hand and reading that
-    holds them (the suits' reading tables, the legal declared melds), so a hand pays neither
-    for building nor for writing them.
+    ``text`` writes it ("123m"), ``mask`` has a bit set for each of its kinds
+    (``tiles.mask``), ``packed`` counts its tiles as a suit key does (``tiles.FACE_BITS``),
+    ``code`` numbers it among all melds (``meld_code``). Melds are values, built once and
+    shared by every hand and reading that holds them (the suits' reading tables, the legal
+    declared melds), so a hand pays neither for building nor for writing them.
     """
 
-    __slots__ = ("code", "concealed", "declared", "kind", "mask", "text", "tile", "tiles")
+    __slots__ = ("code", "concealed", "declared", "kind", "mask", "packed", "text", "tile",
+                 "tiles")  # fmt: skip
 
     def __init__(self, kind: SetKind, tile: int, concealed: bool, declared: bool = False) -> None:
         self.kind: Final = kind
@@ -34,6 +35,10 @@ class Meld:
         self.declared: Final = declared
         self.tiles: Final = set_tiles(kind, tile)
         self.mask: Final = (7 << tile) if kind == CHOW else 1 << tile  # its kinds, as bits
+        # Its suit's counts (of the chows no hand holds, from 8m, 9m ...: those in its suit).
+        self.packed: Final = sum(
+            [t.PLACE[x] for x in self.tiles if x < t.KINDS and x // 9 == tile // 9]
+        )
         self.code: Final = meld_code(kind, tile, concealed)
         self.text: Final = _SET_TEXT[kind][tile]
 
@@ -121,7 +126,12 @@ class MeldSpec(Value):
 
 
 class Hand(Value):
-    """The tiles held (``tiles`` includes the winning tile) and the declared melds."""
+    """The tiles held (``tiles`` includes the winning tile) and the declared melds.
+
+    ``keys`` (``tiles.suit_keys``) and ``kinds`` (``tiles.mask``) are the tiles held counted
+    once, for what comes after: checking the copies of each tile, decomposing and writing
+    the hand all read them.
+    """
 
     FIELDS = ("tiles", "melds", "winning_tile", "flowers", "seasons")
 
@@ -138,6 +148,8 @@ class Hand(Value):
         self.winning_tile: Final = winning_tile
         self.flowers: Final = flowers
         self.seasons: Final = seasons
+        self.keys: Final = t.suit_keys(tiles)
+        self.kinds: Final = t.mask(tiles)
 
 
 class Win(Value):
@@ -234,7 +246,7 @@ def declared_melds(hand: Hand, size: int = 14, won: bool = True) -> tuple[Meld, 
     held = len(hand.tiles) + 3 * len(melds)
     if held != size:
         raise InvalidHand.at("hand.tiles", _count_fault(hand, held, size, won))
-    if _over_four(hand.tiles, melds):
+    if _over_four(tile_keys(hand.keys, melds)):
         table = visible(hand.tiles, melds)
         copies = max(table)
         kind = table.index(copies)
@@ -245,41 +257,32 @@ def declared_melds(hand: Hand, size: int = 14, won: bool = True) -> tuple[Meld, 
     return melds
 
 
-def _over_four(held: tuple[int, ...], melds: tuple[Meld, ...]) -> bool:
-    """Whether some tile is there more than 4 times, counted in one packed int per suit
-    (``PACKED``) rather than a list of 34 counts. Called once the count is right, so a tile
-    is there at most 18 times (four kongs of it and a pair), which its 6 bits hold."""
-    m = p = s = z = 0
-    for tile in held:
-        if tile < 9:
-            m += PACKED[tile]
-        elif tile < 18:
-            p += PACKED[tile]
-        elif tile < t.EAST:
-            s += PACKED[tile]
-        else:
-            z += PACKED[tile]
+def tile_keys(held: t.SuitKeys, melds: tuple[Meld, ...]) -> t.SuitKeys:
+    """The suit keys of every tile of a hand: those ``held``, and the melds' (a kong's four)."""
+    m, p, s, z = held
     for meld in melds:
-        packed = 0
-        for tile in meld.tiles:
-            packed += PACKED[tile]
         suit = meld.tile // 9
         if suit == 0:
-            m += packed
+            m += meld.packed
         elif suit == 1:
-            p += packed
+            p += meld.packed
         elif suit == 2:
-            s += packed
+            s += meld.packed
         else:
-            z += packed
+            z += meld.packed
+    return m, p, s, z
+
+
+def _over_four(keys: t.SuitKeys) -> bool:
+    """Whether some tile is there more than 4 times. Called once the count is right, so a
+    tile is there at most 18 times, which a key's 6 bits a face hold (``tiles.FACE_BITS``)."""
+    m, p, s, z = keys
     # Adding 27 to every count carries into its top bit (32) exactly when it is over 4.
     return bool(((m + _OVER_FOUR) | (p + _OVER_FOUR) | (s + _OVER_FOUR) | (z + _OVER_FOUR)) & _TOP)
 
 
-# A suit's counts packed in an int, 6 bits a face: PACKED[tile] adds one of that tile.
-PACKED: Final = tuple(1 << 6 * (tile % 9) for tile in range(t.KINDS))
-_OVER_FOUR: Final = sum(27 << 6 * face for face in range(9))
-_TOP: Final = sum(32 << 6 * face for face in range(9))
+_OVER_FOUR: Final = sum(27 << t.FACE_BITS * face for face in range(9))
+_TOP: Final = sum(32 << t.FACE_BITS * face for face in range(9))
 
 
 def _legal_melds() -> dict[tuple[SetKind, tuple[int, ...], bool], Meld]:

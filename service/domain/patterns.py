@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import Final
 
 from . import tiles as t
-from .decompose import ALL_FORMS, Arrangement, Form, mask
+from .decompose import ALL_FORMS, Arrangement, Form
 from .features import (
     BONUS_TILES,
     CHOWS_3,
@@ -39,6 +39,7 @@ from .features import (
 )
 from .hand import CHOW, KONG, PUNG, Hand, Meld, Rules, Win, set_text
 from .memo import Memo
+from .tiles import mask
 from .versions import VERSIONS, Version
 
 
@@ -53,7 +54,7 @@ class Hit:
         self.reason: Final = reason
 
 
-# Groups of tiles as masks (``decompose.mask``): "only terminals", "which suits", "a chow
+# Groups of tiles as masks (``tiles.mask``): "only terminals", "which suits", "a chow
 # from 1 or 7" become one integer operation each on a hand's or a reading's masks.
 SUIT_MASKS: Final = tuple(mask(tuple(range(base, base + 9))) for base in (0, 9, 18))
 MIDDLE: Final = mask(tuple(tile for tile in range(t.EAST) if 2 <= t.number(tile) <= 8))
@@ -92,11 +93,11 @@ class Situation:
     """What is true of the won hand whatever its arrangement; built once per hand.
 
     ``mask`` has bit n set when tile kind n is in the hand: "only terminals" and "which
-    suits" become one integer operation each; ``held_mask``, the same of the concealed tiles.
+    suits" become one integer operation each.
     """
 
-    __slots__ = ("concealed", "features", "hand", "held_mask", "kongs", "mask", "melds",
-                 "plan_bits", "rules", "seat_wind", "suit", "table", "value_honours", "win")  # fmt: skip
+    __slots__ = ("concealed", "features", "hand", "kongs", "mask", "melds", "plan_bits", "rules",
+                 "seat_wind", "suit", "table", "value_honours", "win")  # fmt: skip
 
     def __init__(self, hand: Hand, melds: tuple[Meld, ...], win: Win, rules: Rules) -> None:
         self.hand = hand
@@ -106,8 +107,7 @@ class Situation:
         self.table = table_for(rules)
         self.seat_wind = t.seat_wind(win.seat)
         self.value_honours = DRAGONS | 1 << self.seat_wind  # a mask
-        self.held_mask = mask(hand.tiles)
-        held = self.held_mask
+        held = hand.kinds
         kongs = []
         concealed = True
         for meld in melds:

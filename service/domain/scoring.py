@@ -155,7 +155,8 @@ def readings(situation: Situation) -> list[Arrangement]:
         situation.melds,
         hand.winning_tile,
         not situation.win.self_drawn,
-        situation.held_mask,
+        hand.keys,
+        hand.kinds,
     )
     wins = situation.table.wins
     if len(wins) < len(WAYS):  # an irregular hand excluded, or missing from the version

@@ -286,17 +286,21 @@ def glyphs(tiles: Iterable[int]) -> str:
     return "".join([GLYPHS[tile] for tile in sorted(tiles)])
 
 
-# A suit's counts as one integer: the count of face f (0-4) is its base-5 digit f - 1, and
-# the suit adds suit * SUIT_SPAN, so that one int names both (a cheap key for tables).
-SUIT_SPAN: Final = 5**9
-PLACE: Final[tuple[int, ...]] = tuple(5 ** (tile % 9) for tile in range(KINDS))
+# A suit's counts as one integer, 6 bits a face (the count of face f at bit 6f) and the suit
+# above them, so that one int names both: a cheap key for tables, and counts that add as ints
+# do (a meld's tiles to the hand's). 6 bits hold 18 copies, the most a wrong hand of the right
+# size has (four kongs of a tile and its pair): checking it is an addition (hand._over_four).
+FACE_BITS: Final = 6
+SUIT_SHIFT: Final = 9 * FACE_BITS
+FACES: Final = (1 << SUIT_SHIFT) - 1  # a key's counts, without its suit
+PLACE: Final[tuple[int, ...]] = tuple(1 << FACE_BITS * (tile % 9) for tile in range(KINDS))
 
 SuitKeys = tuple[int, int, int, int]
 
 
 def suit_keys(tiles: tuple[int, ...]) -> SuitKeys:
-    """The key of each suit's counts (see SUIT_SPAN), for at most four of a kind."""
-    m, p, s, z = 0, SUIT_SPAN, 2 * SUIT_SPAN, 3 * SUIT_SPAN
+    """The key of each suit's counts (see FACE_BITS)."""
+    m, p, s, z = 0, 1 << SUIT_SHIFT, 2 << SUIT_SHIFT, 3 << SUIT_SHIFT
     for tile in tiles:  # four ints rather than a list: no int is boxed on the way
         if tile < 9:
             m += PLACE[tile]
@@ -309,24 +313,29 @@ def suit_keys(tiles: tuple[int, ...]) -> SuitKeys:
     return m, p, s, z
 
 
+def key_suit(key: int) -> int:
+    """The suit of a suit key: 0-2 for the number suits, 3 for honours."""
+    return key >> SUIT_SHIFT
+
+
 def suit_counts(key: int) -> list[int]:
     """The nine counts of a suit key."""
-    place = key % SUIT_SPAN
-    return [place // 5**face % 5 for face in range(9)]
+    return [key >> FACE_BITS * face & 63 for face in range(9)]
 
 
-def written(tiles: tuple[int, ...]) -> tuple[str, str]:
-    """A hand's tiles (at most four of a kind) as ``compact`` and ``glyphs`` write them.
+def written(keys: SuitKeys) -> tuple[str, str]:
+    """A hand's tiles, from their suit keys (at most four of a kind), as ``compact`` and
+    ``glyphs`` write them.
 
     Read suit by suit from a table filled as suits come: every response writes the hand, and
     the few thousand suits hands are made of come back again and again.
     """
     text = shown = ""  # at most four suits: appended, not joined
-    for key in suit_keys(tiles):
-        if key % SUIT_SPAN:
+    for key in keys:
+        if key & FACES:
             suit = _WRITTEN.get(key)
             if suit is None:
-                base = key // SUIT_SPAN * 9
+                base = key_suit(key) * 9
                 held = [base + face for face, n in enumerate(suit_counts(key)) for _ in range(n)]
                 suit = _WRITTEN.put(key, (compact(held), glyphs(held)))
             text += suit[0]
@@ -335,6 +344,15 @@ def written(tiles: tuple[int, ...]) -> tuple[str, str]:
 
 
 _WRITTEN: Final[Memo[int, tuple[str, str]]] = Memo(20_000)
+
+
+def mask(tiles: tuple[int, ...]) -> int:
+    """The tiles as a mask: bit n set for tile n (a tuple: compiled, a loop over an abstract
+    iterable goes through the generic iterator)."""
+    found = 0
+    for tile in tiles:
+        found |= 1 << tile
+    return found
 
 
 def counts(tiles: tuple[int, ...]) -> list[int]:
