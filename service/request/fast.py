@@ -213,36 +213,48 @@ class Checked(Converter):
 
 class Field:
     """One key of a ``Record``: the attribute it loads into, its converter, whether the key is
-    required, and how to explain a wrong value (``Explain``; None for a nested record, which
-    explains itself)."""
+    required, how to explain a wrong value (``Explain``; None for a nested record, which
+    explains itself), and its place among the record's values (``index``)."""
 
     def __init__(
-        self, name: str, converter: Converter, required: bool, explain: Explain | None
+        self, name: str, converter: Converter, required: bool, explain: Explain | None, index: int
     ) -> None:
         self.name: Final = name
         self.converter: Final = converter
         self.required: Final = required
         self.explain: Final = explain
+        self.index: Final = index
+
+
+# A value left out, without a default: absent from the record's dict.
+ABSENT: Final = object()
 
 
 class Record(Converter):
     """A JSON object with known keys: ``fields`` maps each key to its ``Field``.
 
-    ``defaults`` hold the attributes of the keys that may be left out, with values that are
-    never changed (tuples, not lists); ``make`` turns the loaded attributes into the domain's
-    object.
+    Its values are loaded into a list, one place per ``names`` (``Field.index``), which starts
+    as ``defaults`` (never changed: tuples, not lists; ``ABSENT`` where a key has none). The
+    domain's object is made from them by ``make``: with them as its arguments, in their order
+    (``positional``: a list is cheaper to fill than a dict, and arguments than look-ups), or
+    as keywords, those given and defaulted (a maker taking ``**fields``, which tells a field
+    left out from one given); without ``make``, the record is the dict of those.
     """
 
     def __init__(
         self,
         fields: dict[str, Field],
-        defaults: dict[str, object],
-        make: Callable[[dict[str, Any]], object] | None,
+        names: tuple[str, ...],
+        defaults: list[object],
+        make: Callable[..., object] | None,
+        positional: bool,
     ) -> None:
         self.fields = fields
+        self.names = names
         self.required = sum(field.required for field in fields.values())
         self.defaults = defaults
         self.make = make
+        self.positional = positional
 
     def load(self, value: object) -> object:
         if not isinstance(value, dict):
@@ -254,11 +266,19 @@ class Record(Converter):
             field = fields.get(key)
             if field is None or item is None:
                 raise Doubt
-            out[field.name] = field.converter.load(item)
+            out[field.index] = field.converter.load(item)
             required += field.required
         if required != self.required:  # keys are distinct: every required one was given
             raise Doubt
-        return out if self.make is None else self.make(out)
+        make = self.make
+        if make is None:
+            return self._given(out)
+        return make(*out) if self.positional else make(**self._given(out))
+
+    def _given(self, values: list[object]) -> dict[str, object]:
+        """The values given or defaulted, by name."""
+        names = self.names
+        return {names[i]: value for i, value in enumerate(values) if value is not ABSENT}
 
     def explain(self, value: object, room: int = MAX_ERRORS) -> Messages:
         """What is wrong with ``value``, as marshmallow says it (empty if nothing is): its

@@ -6,6 +6,7 @@ reading their fields, once per schema class, so that the two cannot drift apart.
 
 from __future__ import annotations
 
+import inspect
 from collections.abc import Callable, Mapping
 from typing import Any
 
@@ -59,20 +60,47 @@ _converters: dict[type[Schema], fast.Record] = {}
 
 
 def _record(schema: Schema) -> fast.Record:
-    loaded = schema.load_fields.items()
+    """The converter of a record: its fields, and how its model (if any) is made from them.
+
+    A model taking each field as a parameter is given the fields' values in the order of its
+    parameters, its own defaults for those left out; a model taking ``**fields``, those given
+    and defaulted. Checked here, once: a schema and its model cannot disagree unseen.
+    """
+    model = getattr(schema, "model", None)
+    loaded = schema.load_fields
+    parameters = inspect.signature(model).parameters if model else {}
+    positional = bool(parameters) and all(
+        parameter.kind is parameter.POSITIONAL_OR_KEYWORD for parameter in parameters.values()
+    )
+    if positional:
+        unknown = [name for name in loaded if name not in parameters]
+        unset = [
+            name
+            for name, parameter in parameters.items()
+            if parameter.default is parameter.empty
+            and not (name in loaded and loaded[name].required)
+        ]
+        if unknown or unset:
+            raise TypeError(f"{model} does not take the fields of {type(schema).__name__}")
+        order = list(parameters)
+        defaults = [parameter.default for parameter in parameters.values()]
+    else:
+        order = list(loaded)
+        defaults = [fast.ABSENT] * len(order)
+    for name, field in loaded.items():
+        if field.load_default is not missing:
+            defaults[order.index(name)] = _constant(field.load_default)
     return fast.Record(
         {
             field.data_key or name: fast.Field(
-                name, _converter(field), field.required, _explainer(field)
+                name, _converter(field), field.required, _explainer(field), order.index(name)
             )
-            for name, field in loaded
+            for name, field in loaded.items()
         },
-        {
-            name: _constant(field.load_default)
-            for name, field in loaded
-            if field.load_default is not missing
-        },
-        getattr(schema, "model", None),
+        tuple(order),
+        defaults,
+        model,
+        positional,
     )
 
 

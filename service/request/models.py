@@ -36,66 +36,96 @@ def read_tiles(value: object, single: bool, longest: tuple[int, int] = HELD) -> 
     return tiles
 
 
-def make_meld(data: dict[str, Any]) -> MeldSpec:
-    return MeldSpec(data["kind"], tuple(data["tiles"]), data["concealed"])
+# The makers of the domain's objects, one per schema with a model (schemas.py): each takes
+# the schema's fields as its parameters, by name (loading.py checks it).
 
 
-def make_hand(data: dict[str, Any]) -> Hand:
-    winning = data.get("winning_tile")  # absent in a waits request
+def make_meld(kind: str, tiles: list[int], concealed: bool = False) -> MeldSpec:
+    return MeldSpec(kind, tuple(tiles), concealed)  # type: ignore[arg-type]
+
+
+def make_hand(
+    tiles: list[int],
+    melds: tuple[MeldSpec, ...] | list[MeldSpec] = (),
+    flowers: tuple[int, ...] | list[int] = (),
+    seasons: tuple[int, ...] | list[int] = (),
+    winning_tile: list[int] | None = None,  # absent in a waits request
+) -> Hand:
     return Hand(
-        tuple(data["tiles"]),
-        tuple(data["melds"]),
-        winning[0] if winning else 0,
-        tuple(data["flowers"]),
-        tuple(data["seasons"]),
+        tuple(tiles),
+        tuple(melds),
+        winning_tile[0] if winning_tile else 0,
+        tuple(flowers),
+        tuple(seasons),
     )
 
 
-def make_win(data: dict[str, Any]) -> Win:
-    # A waits request has no ``by`` and no discarder.
+def make_win(
+    seat: str,
+    last_tile: bool = False,
+    kong_replacement: bool = False,
+    robbing_kong: bool = False,
+    first_turn: bool = False,
+    by: str = "self_draw",  # a waits request has no ``by`` and no discarder
+    discarder: str | None = None,
+    responsible: str | None = None,
+    pay_as_self_draw: bool = False,
+    go_around: tuple[tuple[str, int], ...] | list[tuple[str, int]] = (),
+) -> Win:
     return Win(
-        by=data.get("by", "self_draw"),
-        seat=data["seat"],
-        discarder=data.get("discarder"),
-        last_tile=data["last_tile"],
-        kong_replacement=data["kong_replacement"],
-        robbing_kong=data["robbing_kong"],
-        first_turn=data["first_turn"],
-        responsible=data.get("responsible"),
-        pay_as_self_draw=data.get("pay_as_self_draw", False),
-        go_around=tuple(data.get("go_around", ())),
+        by,  # type: ignore[arg-type]
+        seat,
+        discarder,
+        last_tile=last_tile,
+        kong_replacement=kong_replacement,
+        robbing_kong=robbing_kong,
+        first_turn=first_turn,
+        responsible=responsible,
+        pay_as_self_draw=pay_as_self_draw,
+        go_around=tuple(go_around),
     )
 
 
-def make_claimed_win(data: dict[str, Any]) -> Win:
+def make_claimed_win(
+    by: str,
+    seat: str,
+    discarder: str | None = None,
+    responsible: str | None = None,
+    pay_as_self_draw: bool = False,
+    go_around: tuple[tuple[str, int], ...] | list[tuple[str, int]] = (),
+) -> Win:
     return Win(
-        by=data["by"],
-        seat=data["seat"],
-        discarder=data.get("discarder"),
-        responsible=data.get("responsible"),
-        pay_as_self_draw=data["pay_as_self_draw"],
-        go_around=tuple(data["go_around"]),
+        by,  # type: ignore[arg-type]
+        seat,
+        discarder,
+        responsible=responsible,
+        pay_as_self_draw=pay_as_self_draw,
+        go_around=tuple(go_around),
     )
 
 
-def make_entry(data: dict[str, Any]) -> Entry:
-    return Entry(data["id"], data.get("count"))
+def make_entry(id: str, count: int | None = None) -> Entry:
+    return Entry(id, count)
 
 
-def make_sheet_hand(data: dict[str, Any]) -> SheetHand:
-    score, claim = data.get("score"), data.get("claim")
+def make_sheet_hand(
+    seats: dict[str, str] | None = None,
+    score: dict[str, Any] | None = None,
+    claim: dict[str, Any] | None = None,
+    draw: bool = False,
+) -> SheetHand:
     return SheetHand(
-        data.get("seats"),
+        seats,
         None if score is None else (score["hand"], score["win"]),
         None if claim is None else (tuple(claim["patterns"]), claim["win"]),
-        data.get("draw", False),
+        draw,
     )
 
 
-def make_discard(data: dict[str, Any]) -> tuple[str, int]:
-    return data["seat"], data["tile"][0]
+def make_discard(seat: str, tile: list[int]) -> tuple[str, int]:
+    return seat, tile[0]
 
 
-def make_rules(data: dict[str, Any]) -> Rules:
-    # No defaults are filled in before: a field left out must not hide a profile's.
-    return resolve(data)
+def make_rules(**given: Any) -> Rules:
+    # Only the fields given, no defaults filled in: a field left out must not hide a profile's.
+    return resolve(given)

@@ -127,13 +127,14 @@ def _distinct(values: list[int]) -> None:
 
 
 class _Model(Schema):
-    """A schema that loads into a domain object: ``model`` makes it from the loaded fields."""
+    """A schema that loads into a domain object: ``model`` makes it from the loaded fields,
+    given as keywords (the fast path gives them in the order of its parameters: loading.py)."""
 
     model: Any = None
 
     @post_load
     def make(self, data: dict[str, Any], **kwargs: Any) -> Any:
-        return type(self).model(data)
+        return type(self).model(**data)
 
 
 class MeldSchema(_Model):
