@@ -58,6 +58,7 @@ from service.request import (
 )
 from service.request.fast import Doubt, flatten
 from service.request.loading import explain, fast_loader
+from service.request.schemas import DiscardSchema, MeldSchema
 
 from .support import handgen, hands
 from .support.contract import SPEC_PATH
@@ -622,6 +623,22 @@ def test_fast_path_matches_marshmallow_on_valid_requests() -> None:
         assert check_fast_path(SETTLE_SCHEMA, to_sheet(request))
 
     check()
+
+
+def test_a_model_must_take_its_schema_s_fields() -> None:
+    """The fast path gives a model its fields in the order of its parameters: a schema whose
+    model lacks one, or needs one the schema may leave out, is refused when it is made."""
+
+    def make_meld(kind: str, concealed: bool = False) -> object:
+        return kind, concealed
+
+    def make_discard(seat: str, tile: list[int], when: int) -> object:
+        return seat, tile, when
+
+    for schema, model in ((MeldSchema, make_meld), (DiscardSchema, make_discard)):
+        broken = type("Broken", (schema,), {"model": staticmethod(model)})
+        with pytest.raises(TypeError, match="does not take the fields of Broken"):
+            fast_loader(broken())
 
 
 # ---- part 3: the HTTP layer ----------------------------------------------------------------
