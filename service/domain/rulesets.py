@@ -22,39 +22,65 @@ _profiles: Final[dict[str, dict[str, Any]]] = {}
 
 
 def resolve(given: dict[str, Any]) -> Rules:
-    """The rules in force from the fields of a request's ``rules`` (already checked).
+    """The rules in force from the fields of a request's ``rules`` (already checked), by name:
+    ``resolve_fields``."""
+    return resolve_fields(**given)
+
+
+def resolve_fields(
+    version: str | None = None,
+    payoff: str | None = None,
+    standard_value: int | None = None,
+    minimum: int | None = None,
+    bonus_tiles: bool | None = None,
+    values: dict[str, int] | None = None,
+    exclude: list[str] | tuple[str, ...] | None = None,
+    chicken: int | None = None,
+    limit: int | None = None,
+    profile: str | None = None,
+) -> Rules:
+    """The rules in force from the fields a request's ``rules`` gives (None: not given; JSON
+    nulls are refused before).
 
     A named profile's fields apply first. The request's ``values`` add to the profile's,
     pattern by pattern; any other field it gives replaces the profile's (``exclude`` too, so
     that a request may play a pattern its profile leaves out). ``values`` keep only what
     differs from the version's table: one rule set, one spelling.
     """
-    # dict, not Mapping: compiled, dict.get is a direct call, and this runs per request.
-    name: str | None = given.get("profile")
-    fields = given
-    if name is not None:
-        profile = _profiles[name]
-        fields = {**profile, **given}
-        if "values" in profile and "values" in given:
-            fields["values"] = {**profile["values"], **given["values"]}
-    elif not given:
-        return DEFAULT
-    version: str = fields.get("version", DEFAULT.version)
-    # Most requests set no house rule: no sorting for them.
-    values: dict[str, int] | None = fields.get("values")
-    exclude: list[str] | None = fields.get("exclude")
+    fields: dict[str, Any] = _NO_PROFILE
+    if profile is not None:
+        fields = _profiles[profile]
+        if values is not None and "values" in fields:
+            values = {**fields["values"], **values}
+        elif values is None:
+            values = fields.get("values")
+        if exclude is None:
+            exclude = fields.get("exclude")
+    version = version if version is not None else fields.get("version", DEFAULT.version)
     return Rules(
         version,
-        fields.get("payoff", DEFAULT.payoff),
-        fields.get("standard_value", DEFAULT.standard_value),
-        fields.get("minimum", DEFAULT.minimum),
-        fields.get("bonus_tiles", DEFAULT.bonus_tiles),
+        payoff if payoff is not None else fields.get("payoff", DEFAULT.payoff),
+        _given(standard_value, fields, "standard_value", DEFAULT.standard_value),
+        _given(minimum, fields, "minimum", DEFAULT.minimum),
+        bonus_tiles if bonus_tiles is not None else fields.get("bonus_tiles", DEFAULT.bonus_tiles),
+        # Most requests set no house rule: no sorting for them.
         _changed(VERSIONS[version].values, values) if values else (),
         tuple(sorted(set(exclude), key=_ORDER.__getitem__)) if exclude else (),
-        fields.get("chicken", DEFAULT.chicken),
-        fields.get("limit", DEFAULT.limit),
-        name,
+        _given(chicken, fields, "chicken", DEFAULT.chicken),
+        _given(limit, fields, "limit", DEFAULT.limit),
+        profile,
     )
+
+
+_NO_PROFILE: Final[dict[str, Any]] = {}
+
+
+def _given(value: int | None, fields: dict[str, Any], name: str, default: int) -> int:
+    """A number the request gives, else its profile's, else the default."""
+    if value is not None:
+        return value
+    found: int = fields.get(name, default)
+    return found
 
 
 def _changed(table: Mapping[str, int], values: dict[str, int]) -> tuple[tuple[str, int], ...]:

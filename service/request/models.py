@@ -8,7 +8,7 @@ from typing import Any, Final
 from ..domain import tiles as t
 from ..domain.claims import Entry
 from ..domain.hand import Hand, MeldSpec, Rules, Win
-from ..domain.rulesets import resolve
+from ..domain.rulesets import resolve_fields
 from ..domain.sheets import SheetHand
 from .limits import MAX_TILE_LIST, MAX_TILE_STRING
 
@@ -126,6 +126,20 @@ def make_discard(seat: str, tile: list[int]) -> tuple[str, int]:
     return seat, tile[0]
 
 
-def make_rules(**given: Any) -> Rules:
-    # Only the fields given, no defaults filled in: a field left out must not hide a profile's.
-    return resolve(given)
+def make_rules(
+    version: str | None = None,
+    payoff: str | None = None,
+    standard_value: int | None = None,
+    minimum: int | None = None,
+    bonus_tiles: bool | None = None,
+    values: dict[str, int] | None = None,
+    exclude: list[str] | None = None,
+    chicken: int | None = None,
+    limit: int | None = None,
+    profile: str | None = None,
+) -> Rules:
+    # No defaults filled in (None: not given): a field left out must not hide a profile's.
+    return resolve_fields(
+        version, payoff, standard_value, minimum, bonus_tiles, values, exclude, chicken, limit,
+        profile,
+    )  # fmt: skip
