@@ -25,6 +25,7 @@ from __future__ import annotations
 import ast
 import copy
 import io
+import itertools
 import json
 import random
 import re
@@ -58,6 +59,7 @@ from service.request import (
 )
 from service.request.fast import Doubt, flatten
 from service.request.loading import explain, fast_loader
+from service.request.models import _SHORT_TILES, read_tiles
 from service.request.schemas import DiscardSchema, MeldSchema
 
 from .support import handgen, hands
@@ -639,6 +641,20 @@ def test_a_model_must_take_its_schema_s_fields() -> None:
         broken = type("Broken", (schema,), {"model": staticmethod(model)})
         with pytest.raises(TypeError, match="does not take the fields of Broken"):
             fast_loader(broken())
+
+
+def test_short_tile_strings_are_read_once_and_kept_within_bounds() -> None:
+    _SHORT_TILES.cache_clear()
+    assert read_tiles("5555p", False) is read_tiles("5555p", False) == (13, 13, 13, 13)
+    assert read_tiles("123m456p789s11z", False) == (0, 1, 2, 12, 13, 14, 24, 25, 26, 27, 27)
+    assert len(_SHORT_TILES) == 1  # a hand's tiles are not kept
+    with pytest.raises(t.TileError):
+        read_tiles("5p", True, (1, 1))  # the length is checked before the table
+    written = (f"{a}{b}{c}{d}{suit}" for a, b, c, d in itertools.product("123456789", repeat=4)
+               for suit in "mps")  # fmt: skip
+    for text in itertools.islice(written, 2 * 4096 + 4):  # with 5555p, 2 x 4096 + 5
+        read_tiles(text, False)
+    assert len(_SHORT_TILES) == 5  # emptied when full, twice
 
 
 # ---- part 3: the HTTP layer ----------------------------------------------------------------

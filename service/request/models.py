@@ -8,6 +8,7 @@ from typing import Any, Final
 from ..domain import tiles as t
 from ..domain.claims import Entry
 from ..domain.hand import Hand, MeldSpec, Rules, Win
+from ..domain.memo import Memo
 from ..domain.rulesets import resolve_fields
 from ..domain.sheets import SheetHand
 from .limits import MAX_TILE_LIST, MAX_TILE_STRING
@@ -15,7 +16,7 @@ from .limits import MAX_TILE_LIST, MAX_TILE_STRING
 HELD: Final = (MAX_TILE_STRING, MAX_TILE_LIST)  # the longest tiles of a hand or a meld
 
 
-def read_tiles(value: object, single: bool, longest: tuple[int, int] = HELD) -> list[int]:
+def read_tiles(value: object, single: bool, longest: tuple[int, int] = HELD) -> tuple[int, ...]:
     """Tiles as JSON gives them: compact notation or a list of single tiles.
 
     Raises ``TileError`` saying what is wrong; ``single``: exactly one tile; ``longest``: the
@@ -24,11 +25,15 @@ def read_tiles(value: object, single: bool, longest: tuple[int, int] = HELD) -> 
     if isinstance(value, str):
         if len(value) > longest[0]:
             raise t.TileError(f"at most {longest[0]} characters")
-        tiles = t.parse(value)
+        if len(value) > _SHORT:
+            tiles = tuple(t.parse(value))
+        else:
+            found = _SHORT_TILES.get(value)
+            tiles = _SHORT_TILES.put(value, tuple(t.parse(value))) if found is None else found
     elif isinstance(value, list):
         if len(value) > longest[1]:
             raise t.TileError(f"at most {longest[1]} tiles")
-        tiles = t.parse(value)
+        tiles = tuple(t.parse(value))
     else:
         raise t.TileError("tiles are a string like '123m55z' or a list like ['1m', '5z']")
     if single and len(tiles) != 1:
@@ -36,23 +41,30 @@ def read_tiles(value: object, single: bool, longest: tuple[int, int] = HELD) -> 
     return tiles
 
 
+# A winning tile, a meld ("5555p") or a tile of the go-around is one of a few thousand short
+# strings, sent again and again: read once. A hand's tiles are not (nor kept: a client could
+# fill the table with them).
+_SHORT: Final = 5
+_SHORT_TILES: Final[Memo[str, tuple[int, ...]]] = Memo(4096)
+
+
 # The makers of the domain's objects, one per schema with a model (schemas.py): each takes
 # the schema's fields as its parameters, by name (loading.py checks it).
 
 
-def make_meld(kind: str, tiles: list[int], concealed: bool = False) -> MeldSpec:
-    return MeldSpec(kind, tuple(tiles), concealed)  # type: ignore[arg-type]
+def make_meld(kind: str, tiles: tuple[int, ...], concealed: bool = False) -> MeldSpec:
+    return MeldSpec(kind, tiles, concealed)  # type: ignore[arg-type]
 
 
 def make_hand(
-    tiles: list[int],
+    tiles: tuple[int, ...],
     melds: tuple[MeldSpec, ...] | list[MeldSpec] = (),
     flowers: tuple[int, ...] | list[int] = (),
     seasons: tuple[int, ...] | list[int] = (),
-    winning_tile: list[int] | None = None,  # absent in a waits request
+    winning_tile: tuple[int, ...] | None = None,  # absent in a waits request
 ) -> Hand:
     return Hand(
-        tuple(tiles),
+        tiles,
         tuple(melds),
         winning_tile[0] if winning_tile else 0,
         tuple(flowers),
@@ -122,7 +134,7 @@ def make_sheet_hand(
     )
 
 
-def make_discard(seat: str, tile: list[int]) -> tuple[str, int]:
+def make_discard(seat: str, tile: tuple[int, ...]) -> tuple[str, int]:
     return seat, tile[0]
 
 

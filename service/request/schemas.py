@@ -82,7 +82,7 @@ class BoundedList(fields.List):  # type: ignore[type-arg]
         return super()._deserialize(value, attr, data, **kwargs)
 
 
-class Tiles(fields.Field[list[int]]):
+class Tiles(fields.Field[tuple[int, ...]]):
     """Tiles as compact notation ("123m55z") or a list of single tiles (["1m", "5z"])."""
 
     def __init__(
@@ -92,7 +92,7 @@ class Tiles(fields.Field[list[int]]):
         self.single = single
         self.longest = longest
 
-    def _deserialize(self, value: Any, attr: Any, data: Any, **kwargs: Any) -> list[int]:
+    def _deserialize(self, value: Any, attr: Any, data: Any, **kwargs: Any) -> tuple[int, ...]:
         try:
             return read_tiles(value, self.single, self.longest)
         except t.TileError as error:
