@@ -8,7 +8,7 @@ cheap key to compute and to look up. Readings of the suits are then combined.
 
 from __future__ import annotations
 
-from collections.abc import Collection, Iterable
+from collections.abc import Collection
 from typing import Final, Literal
 
 from . import tiles as t
@@ -112,24 +112,20 @@ def arrangements(
     arrangement: a pung it completes is not concealed (RULES.md §4.1). On a self-draw the
     choice changes nothing, so the first one is taken.
     """
+    if keys is None:
+        keys = t.suit_keys(held)
     declared = _Declared(melds)
     found = [
         arrangement
-        for reading in _standard(t.suit_keys(held) if keys is None else keys)
+        for reading in _standard(keys)
         for arrangement in _completions(reading, declared, winning_tile, on_discard)
     ]
     if not melds:
-        if kinds is None:
-            kinds = mask(held)
-        # Seven pairs hold at most 7 kinds, Thirteen Terminals exactly 13: most hands are
-        # neither, and need no count.
-        if _count(kinds) <= 7:
+        if _paired(keys):
             counts = t.counts(held)
-            present = [tile for tile in range(t.KINDS) if counts[tile]]
-            if _seven_pairs(counts, present):
-                pairs = tuple(tile for tile in present for _ in range(counts[tile] // 2))
-                found.append(Arrangement("seven_pairs", pairs=pairs))
-        elif _thirteen_terminals(kinds):
+            pairs = tuple(tile for tile in range(t.KINDS) for _ in range(counts[tile] // 2))
+            found.append(Arrangement("seven_pairs", pairs=pairs))
+        elif _thirteen_terminals(mask(held) if kinds is None else kinds):
             found.append(Arrangement("thirteen_terminals"))
     return found
 
@@ -142,9 +138,14 @@ def _count(kinds: int) -> int:
     return kinds.bit_count()
 
 
-def _seven_pairs(counts: list[int], kinds: Iterable[int]) -> bool:
-    """Seven pairs; four alike (not declared as a kong) are two pairs."""
-    return all(counts[tile] % 2 == 0 for tile in kinds)
+def _paired(keys: t.SuitKeys) -> bool:
+    """Whether every tile is there an even number of times: 14 tiles held without a meld so
+    are Seven Pairs (four alike, not declared as a kong, are two pairs)."""
+    m, p, s, z = keys
+    return not (m | p | s | z) & _ODD
+
+
+_ODD: Final = sum(1 << t.FACE_BITS * face for face in range(9))  # each count's lowest bit
 
 
 def _thirteen_terminals(kinds: int) -> bool:
@@ -156,13 +157,14 @@ def _thirteen_terminals(kinds: int) -> bool:
 def is_winning(counts: list[int], melds: int, forms: Collection[Form] = ALL_FORMS) -> bool:
     """Whether counts (14 - 3 * melds tiles) form a winning hand of one of ``forms`` (the
     irregular hands a rule set may leave out; a standard hand always wins); cheap, for waits."""
-    if _standard(t.suit_keys(tuple([tile for tile, n in enumerate(counts) for _ in range(n)]))):
+    keys = t.suit_keys(tuple([tile for tile, n in enumerate(counts) for _ in range(n)]))
+    if _standard(keys):
         return True
     if melds:
         return False
-    kinds = [tile for tile, c in enumerate(counts) if c]
-    return ("seven_pairs" in forms and _seven_pairs(counts, kinds)) or (
-        "thirteen_terminals" in forms and _thirteen_terminals(mask(tuple(kinds)))
+    kinds = tuple([tile for tile, c in enumerate(counts) if c])
+    return ("seven_pairs" in forms and _paired(keys)) or (
+        "thirteen_terminals" in forms and _thirteen_terminals(mask(kinds))
     )
 
 
