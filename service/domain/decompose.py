@@ -134,8 +134,12 @@ _ORPHAN_KINDS: Final = mask(t.ORPHANS)
 
 
 def _count(kinds: int) -> int:
-    """How many kinds a mask holds."""
-    return kinds.bit_count()
+    """How many kinds a mask holds, 12 bits at a time (compiled, ``int.bit_count`` is a call
+    by name, and this runs for every reading with two chows)."""
+    return _BITS[kinds & 0xFFF] + _BITS[kinds >> 12 & 0xFFF] + _BITS[kinds >> 24]
+
+
+_BITS: Final = tuple(bits.bit_count() for bits in range(1 << 12))
 
 
 def _paired(keys: t.SuitKeys) -> bool:
