@@ -104,14 +104,12 @@ def payments(value: int, win: Win, rules: Rules) -> dict[str, int]:
         own = other = scheme.self_draw(value, rules.standard_value)
     else:
         own, other = scheme.discard(value, rules.standard_value)
-    owed = [0, 0, 0, 0]  # by seat, in seat order, as the response lists them
-    winner = SEATS.index(win.seat)
+    result = {"E": 0, "S": 0, "W": 0, "N": 0}  # seat order, as the response lists them
     received = 0
-    for index in range(4):
-        if index != winner:
-            paid = own if SEATS[index] == payer else other
-            owed[index] = -paid
+    for seat in SEATS:
+        if seat != win.seat:
+            paid = own if seat == payer else other
+            result[seat] = -paid
             received += paid
-    owed[winner] = received
-    # One dict built whole: cheaper than one filled seat by seat.
-    return {"E": owed[0], "S": owed[1], "W": owed[2], "N": owed[3]}
+    result[win.seat] = received
+    return result
