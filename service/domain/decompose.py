@@ -174,26 +174,29 @@ def is_winning(counts: list[int], melds: int, forms: Collection[Form] = ALL_FORM
 
 def _standard(keys: t.SuitKeys) -> list[SuitReading]:
     """Every standard reading of the held tiles, from their suit keys: the suits' readings
-    combined (``SuitReading.joined``)."""
-    found: list[SuitReading] | None = None
-    for key in keys:
-        if not key & t.FACES:
-            continue  # an empty suit reads one way, with nothing in it
-        readings = _suit_sets(key)
-        if not readings:
-            return []
-        if found is None:
-            found = list(readings)
-            continue
-        # A suit reads with a pair only when it holds 3n + 2 tiles; several suits may (22m
-        # 33p 11s ...), but a standard hand takes exactly one pair.
-        found = [
-            reading.joined(other)
-            for reading in found
-            for other in readings
-            if reading.pair < 0 or other.pair < 0
-        ]
+    combined (``SuitReading.joined``), suit by suit (compiled, a loop over a fixed tuple
+    goes through the generic iterator)."""
+    m, p, s, z = keys
+    found = _with_suit(_with_suit(_with_suit(_with_suit(None, m), p), s), z)
     return [reading for reading in found or () if reading.pair >= 0]
+
+
+def _with_suit(found: list[SuitReading] | None, key: int) -> list[SuitReading] | None:
+    """The readings ``found`` so far (None before the first suit held) joined with those of
+    the suit of ``key``: none, if that suit or one before cannot be read."""
+    if not key & t.FACES:
+        return found  # an empty suit reads one way, with nothing in it
+    readings = _suit_sets(key)
+    if found is None or not readings:
+        return list(readings)
+    # A suit reads with a pair only when it holds 3n + 2 tiles; several suits may (22m
+    # 33p 11s ...), but a standard hand takes exactly one pair.
+    return [
+        reading.joined(other)
+        for reading in found
+        for other in readings
+        if reading.pair < 0 or other.pair < 0
+    ]
 
 
 class SuitReading:

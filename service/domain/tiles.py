@@ -328,19 +328,27 @@ def written(keys: SuitKeys) -> tuple[str, str]:
     ``glyphs`` write them.
 
     Read suit by suit from a table filled as suits come: every response writes the hand, and
-    the few thousand suits hands are made of come back again and again.
+    the few thousand suits hands are made of come back again and again. (Suit by suit, not a
+    loop over ``keys``: compiled, a loop over a fixed tuple goes through the generic iterator.)
     """
-    text = shown = ""  # at most four suits: appended, not joined
-    for key in keys:
-        if key & FACES:
-            suit = _WRITTEN.get(key)
-            if suit is None:
-                base = key_suit(key) * 9
-                held = [base + face for face, n in enumerate(suit_counts(key)) for _ in range(n)]
-                suit = _WRITTEN.put(key, (compact(held), glyphs(held)))
-            text += suit[0]
-            shown += suit[1]
-    return text, shown
+    m, p, s, z = keys
+    text, shown = _suit_written(m, "", "")
+    text, shown = _suit_written(p, text, shown)
+    text, shown = _suit_written(s, text, shown)
+    return _suit_written(z, text, shown)
+
+
+def _suit_written(key: int, text: str, shown: str) -> tuple[str, str]:
+    """``text`` and ``shown`` with the suit of ``key`` written after them (appended, not
+    joined: there are at most four)."""
+    if not key & FACES:
+        return text, shown
+    suit = _WRITTEN.get(key)
+    if suit is None:
+        base = key_suit(key) * 9
+        held = [base + face for face, n in enumerate(suit_counts(key)) for _ in range(n)]
+        suit = _WRITTEN.put(key, (compact(held), glyphs(held)))
+    return text + suit[0], shown + suit[1]
 
 
 _WRITTEN: Final[Memo[int, tuple[str, str]]] = Memo(20_000)
