@@ -102,17 +102,18 @@ def arrangements(
     melds: tuple[Meld, ...],
     winning_tile: int,
     on_discard: bool,
-    keys: t.SuitKeys | None = None,
-    kinds: int | None = None,
+    keys: t.SuitKeys = (-1, -1, -1, -1),
+    kinds: int = -1,
 ) -> list[Arrangement]:
     """Every arrangement of ``held`` (the concealed tiles, winning tile included) with ``melds``;
-    ``keys`` and ``kinds``: ``held``'s suit keys and mask, if the caller has them (``Hand``).
+    ``keys`` and ``kinds``: ``held``'s suit keys and mask, if the caller has them (``Hand``);
+    -1 otherwise (compiled, an optional tuple or int would be boxed for every call).
 
     On a discard win, each distinct set the winning tile may have completed is its own
     arrangement: a pung it completes is not concealed (RULES.md §4.1). On a self-draw the
     choice changes nothing, so the first one is taken.
     """
-    if keys is None:
+    if keys[0] < 0:
         keys = t.suit_keys(held)
     declared = _Declared(melds)
     found = [
@@ -125,7 +126,7 @@ def arrangements(
             counts = t.counts(held)
             pairs = tuple(tile for tile in range(t.KINDS) for _ in range(counts[tile] // 2))
             found.append(Arrangement("seven_pairs", pairs=pairs))
-        elif _thirteen_terminals(mask(held) if kinds is None else kinds):
+        elif _thirteen_terminals(mask(held) if kinds < 0 else kinds):
             found.append(Arrangement("thirteen_terminals"))
     return found
 
