@@ -179,7 +179,9 @@ def _standard(keys: t.SuitKeys) -> list[SuitReading]:
     goes through the generic iterator)."""
     m, p, s, z = keys
     found = _with_suit(_with_suit(_with_suit(_with_suit(None, m), p), s), z)
-    return [reading for reading in found or () if reading.pair >= 0]
+    if found is None:
+        return []
+    return [reading for reading in found if reading.pair >= 0]
 
 
 def _with_suit(found: list[SuitReading] | None, key: int) -> list[SuitReading] | None:
