@@ -6,6 +6,7 @@ import pytest
 
 from service.domain import tiles as t
 from service.domain.decompose import arrangements, is_winning
+from service.domain.hand import _LEGAL, Meld
 
 
 def readings(tiles: str, winning: str, on_discard: bool = False) -> list[str]:
@@ -73,3 +74,10 @@ def test_thirteen_terminals() -> None:
 )
 def test_is_winning(tiles: str, melds: int, expected: bool) -> None:
     assert is_winning(t.counts(tuple(t.parse(tiles))), melds) is expected
+
+
+def test_declared_melds_sort_by_their_codes_as_by_kind_tile_and_concealment() -> None:
+    # declared_melds sorts melds by their codes: the order must be Meld.order's.
+    legal = list(_LEGAL.values())
+    assert sorted(legal, key=Meld.order) == sorted(legal, key=lambda meld: meld.code)
+    assert len({meld.code for meld in legal}) == len(legal) == 123

@@ -50,7 +50,9 @@ class Meld:
         return (self.kind, self.tile, self.concealed, self.declared)
 
 
-SET_KINDS: Final[tuple[SetKind, ...]] = (CHOW, PUNG, KONG)
+# In the order of their names: melds sort by their codes (``meld_code``) as by their kinds'
+# names, tiles and concealment (``Meld.order``).
+SET_KINDS: Final[tuple[SetKind, ...]] = (CHOW, KONG, PUNG)
 
 
 def meld_code(kind: SetKind, tile: int, concealed: bool) -> int:
@@ -240,8 +242,9 @@ def declared_melds(hand: Hand, size: int = 14, won: bool = True) -> tuple[Meld, 
             meld = _LEGAL[(spec.kind, tuple(sorted(spec.tiles)), spec.concealed)]
         declared.append(meld)
     if len(declared) > 1:
-        # In one fixed order, so that the order the client listed them in changes nothing.
-        declared.sort(key=Meld.order)
+        # In one fixed order (``Meld.order``), so that the order the client listed them in
+        # changes nothing: sorted by their codes (ints: no key function called per meld).
+        declared = [_DECLARED[code] for code in sorted([meld.code for meld in declared])]
     melds = tuple(declared)
     held = len(hand.tiles) + 3 * len(melds)
     if held != size:
@@ -374,6 +377,7 @@ def _meld_fault(spec: MeldSpec) -> tuple[str, str] | None:
 
 
 _LEGAL: Final = _legal_melds()
+_DECLARED: Final = {meld.code: meld for meld in _LEGAL.values()}
 
 
 def check_context(hand: Hand, melds: tuple[Meld, ...], win: Win, rules: Rules) -> None:
