@@ -150,8 +150,9 @@ class Hand(Value):
         self.winning_tile: Final = winning_tile
         self.flowers: Final = flowers
         self.seasons: Final = seasons
-        self.keys: Final = t.suit_keys(tiles)
-        self.kinds: Final = t.mask(tiles)
+        m, p, s, z, kinds = t.tally(tiles)
+        self.keys: Final = (m, p, s, z)
+        self.kinds: Final = kinds
 
 
 class Win(Value):

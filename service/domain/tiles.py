@@ -300,8 +300,16 @@ SuitKeys = tuple[int, int, int, int]
 
 def suit_keys(tiles: tuple[int, ...]) -> SuitKeys:
     """The key of each suit's counts (see FACE_BITS)."""
+    m, p, s, z, _ = tally(tiles)
+    return m, p, s, z
+
+
+def tally(tiles: tuple[int, ...]) -> tuple[int, int, int, int, int]:
+    """The suit keys of ``tiles`` and their mask (``mask``), counted in one pass."""
     m, p, s, z = 0, 1 << SUIT_SHIFT, 2 << SUIT_SHIFT, 3 << SUIT_SHIFT
-    for tile in tiles:  # four ints rather than a list: no int is boxed on the way
+    kinds = 0
+    for tile in tiles:  # ints rather than a list: no int is boxed on the way
+        kinds |= 1 << tile
         if tile < 9:
             m += PLACE[tile]
         elif tile < 18:
@@ -310,7 +318,7 @@ def suit_keys(tiles: tuple[int, ...]) -> SuitKeys:
             s += PLACE[tile]
         else:
             z += PLACE[tile]
-    return m, p, s, z
+    return m, p, s, z, kinds
 
 
 def spread(key: int) -> int:
