@@ -545,11 +545,16 @@ def _proper(proper: bool) -> Predicate:
 
     def predicate(arrangement: Arrangement, hand: Situation) -> Hit | None:
         seat = hand.seat_wind - t.EAST + 1
-        found = [f"flower {n}" for n in hand.hand.flowers if (n == seat) == proper]
-        found += [f"season {n}" for n in hand.hand.seasons if (n == seat) == proper]
+        found = [_FLOWERS[n] for n in hand.hand.flowers if (n == seat) == proper]
+        found += [_SEASONS[n] for n in hand.hand.seasons if (n == seat) == proper]
         return Hit(len(found), ", ".join(found)) if found else None
 
     return predicate
+
+
+# Each bonus tile's name in a reason, by its number (1-4).
+_FLOWERS: Final = tuple(f"flower {n}" for n in range(5))
+_SEASONS: Final = tuple(f"season {n}" for n in range(5))
 
 
 def _complete(kind: str) -> Predicate:
