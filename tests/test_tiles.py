@@ -2,9 +2,6 @@
 
 from __future__ import annotations
 
-import collections
-import itertools
-
 import pytest
 
 from service.domain import tiles as t
@@ -56,17 +53,3 @@ def test_a_long_bad_value_is_quoted_short() -> None:
     with pytest.raises(t.TileError) as error:
         t.parse(["x" * 10_000])
     assert len(str(error.value)) < 200
-
-
-def test_suit_keys_add_and_spread_apart() -> None:
-    held = t.suit_keys(tuple(t.parse("1112345678999m")))
-    assert t.suit_counts(held[0]) == [3, 1, 1, 1, 1, 1, 1, 1, 3]
-    assert [t.key_suit(key) for key in held] == [0, 1, 2, 3]
-    # Every key of a suit (0-4 of faces 1-8) spreads to its own table key, and the folded
-    # keys reach most of a dict's first slots: as they are, their lowest 12 bits take 25
-    # values (two counts), 15,625 keys each.
-    spread = {t.spread(sum(n << 6 * face for face, n in enumerate(counts))) for counts in
-              itertools.product(range(5), repeat=8)}  # fmt: skip
-    assert len(spread) == 5**8
-    low = collections.Counter(key & 0xFFF for key in spread)
-    assert len(low) > 3500 and max(low.values()) <= 400

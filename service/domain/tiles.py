@@ -321,14 +321,6 @@ def tally(tiles: tuple[int, ...]) -> tuple[int, int, int, int, int]:
     return m, p, s, z, kinds
 
 
-def spread(key: int) -> int:
-    """A suit key as a table's key: its higher counts folded into its lowest bits, which in
-    the key itself hold one count of 0-4. A dict finds an int key's slot from its lowest
-    bits: with the keys as they are, the bench's suits bunch into few slots (5.7 probes a
-    look-up, simulated); folded, 1.6. No two keys fold alike (each step is invertible)."""
-    return key ^ key >> 11 ^ key >> 22 ^ key >> 33 ^ key >> 44
-
-
 def key_suit(key: int) -> int:
     """The suit of a suit key: 0-2 for the number suits, 3 for honours."""
     return key >> SUIT_SHIFT
@@ -359,11 +351,11 @@ def _suit_written(key: int, text: str, shown: str) -> tuple[str, str]:
     joined: there are at most four)."""
     if not key & FACES:
         return text, shown
-    suit = _WRITTEN.get(spread(key))
+    suit = _WRITTEN.get(key)
     if suit is None:
         base = key_suit(key) * 9
         held = [base + face for face, n in enumerate(suit_counts(key)) for _ in range(n)]
-        suit = _WRITTEN.put(spread(key), (compact(held), glyphs(held)))
+        suit = _WRITTEN.put(key, (compact(held), glyphs(held)))
     return text + suit[0], shown + suit[1]
 
 
