@@ -22,14 +22,15 @@ from .request import (
     ScoreRequestSchema,
     SettleRequestSchema,
     WaitsRequestSchema,
-    load,
+    loader,
 )
 
-_SCORE = ScoreRequestSchema()
-_WAITS = WaitsRequestSchema()
-_BATCH = BatchRequestSchema()
-_CLAIM = ClaimRequestSchema()
-_SETTLE = SettleRequestSchema()
+# Each operation's request loader, made once.
+_SCORE = loader(ScoreRequestSchema())
+_WAITS = loader(WaitsRequestSchema())
+_BATCH = loader(BatchRequestSchema())
+_CLAIM = loader(ClaimRequestSchema())
+_SETTLE = loader(SettleRequestSchema())
 
 __all__ = ["MAX_BATCH", "Problem", "batch", "claim", "discards", "score", "settle", "waits"]
 
@@ -37,7 +38,7 @@ __all__ = ["MAX_BATCH", "Problem", "batch", "claim", "discards", "score", "settl
 def score(payload: Any) -> dict[str, Any]:
     """POST /v1/score: the best reading of a won hand, its breakdown and the payments; with
     ``explain``, the other readings too."""
-    request = load(_SCORE, payload)
+    request = _SCORE.load(payload)
     rules = request["rules"]
     try:
         best = scoring.score(request["hand"], request["win"], rules)
@@ -68,7 +69,7 @@ def _analysed(
 ) -> dict[str, Any]:
     """A hand analysis (waits, discards): the same request, the domain's ``analyse``, and
     ``answer`` to render what it found."""
-    request = load(_WAITS, payload)
+    request = _WAITS.load(payload)
     try:
         found = analyse(request["hand"], request["win"], request["rules"], request["visible"])
     except ScoringError as error:
@@ -78,7 +79,7 @@ def _analysed(
 
 def claim(payload: Any) -> dict[str, Any]:
     """POST /v1/claim: a hand scored from its claimed patterns, and the payments."""
-    request = load(_CLAIM, payload)
+    request = _CLAIM.load(payload)
     rules = request["rules"]
     try:
         claimed = claims.claim(tuple(request["patterns"]), request["win"], rules)
@@ -90,7 +91,7 @@ def claim(payload: Any) -> dict[str, Any]:
 def settle(payload: Any, pause: Callable[[], None] | None = None) -> dict[str, Any]:
     """POST /v1/settle: a session's hands settled by player, and the totals; ``pause`` as for
     a batch."""
-    request = load(_SETTLE, payload)
+    request = _SETTLE.load(payload)
     try:
         settled, totals = sheets.settle(
             request.get("players"), request["hands"], request["rules"], pause
@@ -106,7 +107,7 @@ def batch(payload: Any, pause: Callable[[], None] | None = None) -> dict[str, An
     ``pause``, if given, is called before each item: the server's chance to answer others
     while a long batch computes.
     """
-    items = load(_BATCH, payload)["items"]
+    items = _BATCH.load(payload)["items"]
     results = []
     for item in items:
         if pause is not None:

@@ -23,7 +23,7 @@ from .limits import (
     MAX_TILE_STRING,
     MAX_VALUE,
 )
-from .loading import load
+from .loading import load, loader
 from .schemas import (
     BatchRequestSchema,
     ClaimRequestSchema,
@@ -57,4 +57,5 @@ __all__ = [
     "SettleRequestSchema",
     "WaitsRequestSchema",
     "load",
+    "loader",
 ]

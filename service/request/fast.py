@@ -319,6 +319,22 @@ class Record(Converter):
         return errors
 
 
+class Loader:
+    """One schema's ``load`` (loading.py), compiled: the fast path (``record``), and for a
+    request in doubt, the rest of ``load`` (``slow``), so that a request the fast path loads
+    never leaves compiled code."""
+
+    def __init__(self, record: Record, slow: Callable[[object], Any]) -> None:
+        self.record: Final = record
+        self.slow: Final = slow
+
+    def load(self, payload: object) -> Any:
+        try:
+            return self.record.load(payload)
+        except Doubt:
+            return self.slow(payload)
+
+
 def _count(messages: object) -> int:
     """How many errors ``messages`` flatten to."""
     if isinstance(messages, dict):

@@ -6,6 +6,7 @@ reading their fields, once per schema class, so that the two cannot drift apart.
 
 from __future__ import annotations
 
+import functools
 import inspect
 from collections.abc import Callable, Mapping
 from typing import Any
@@ -24,7 +25,17 @@ def load(schema: Schema, payload: Any) -> dict[str, Any]:
     try:
         return converter.load(payload)  # type: ignore[return-value]
     except (fast.Doubt, ValidationError):
-        pass
+        return _in_doubt(schema, converter, payload)
+
+
+def loader(schema: Schema) -> fast.Loader:
+    """``load`` for one schema, as one compiled call (the engine's)."""
+    converter = fast_loader(schema)
+    return fast.Loader(converter, functools.partial(_in_doubt, schema, converter))
+
+
+def _in_doubt(schema: Schema, converter: fast.Record, payload: Any) -> dict[str, Any]:
+    """``load`` of a request the fast path doubted: explained, or loaded by marshmallow."""
     if not isinstance(payload, Mapping):
         raise Problem.at("invalid_request", "$", "the body must be a JSON object")
     messages = explain(converter, payload)
