@@ -7,9 +7,8 @@ from typing import Any, Final
 
 from ..domain import tiles as t
 from ..domain.claims import Entry
-from ..domain.hand import Hand, MeldSpec, Rules, Win
+from ..domain.hand import Hand, MeldSpec, Win
 from ..domain.memo import Memo
-from ..domain.rulesets import resolve_fields
 from ..domain.sheets import SheetHand
 from .limits import MAX_TILE_LIST, MAX_TILE_STRING
 
@@ -48,8 +47,9 @@ _SHORT: Final = 5
 _SHORT_TILES: Final[Memo[str, tuple[int, ...]]] = Memo(4096)
 
 
-# The makers of the domain's objects, one per schema with a model (schemas.py): each takes
-# the schema's fields as its parameters, by name (loading.py checks it).
+# The makers of the domain's objects, one per schema with a model (schemas.py; the rules'
+# is rulesets.resolve_fields): each takes the schema's fields as its parameters, by name
+# (loading.py checks it).
 
 
 def make_meld(kind: str, tiles: tuple[int, ...], concealed: bool = False) -> MeldSpec:
@@ -136,22 +136,3 @@ def make_sheet_hand(
 
 def make_discard(seat: str, tile: tuple[int, ...]) -> tuple[str, int]:
     return seat, tile[0]
-
-
-def make_rules(
-    version: str | None = None,
-    payoff: str | None = None,
-    standard_value: int | None = None,
-    minimum: int | None = None,
-    bonus_tiles: bool | None = None,
-    values: dict[str, int] | None = None,
-    exclude: list[str] | None = None,
-    chicken: int | None = None,
-    limit: int | None = None,
-    profile: str | None = None,
-) -> Rules:
-    # No defaults filled in (None: not given): a field left out must not hide a profile's.
-    return resolve_fields(
-        version, payoff, standard_value, minimum, bonus_tiles, values, exclude, chicken, limit,
-        profile,
-    )  # fmt: skip

@@ -16,7 +16,7 @@ from ..domain import tiles as t
 from ..domain.hand import Rules
 from ..domain.patterns import BY_ID, CATALOGUE
 from ..domain.payments import SCHEMES
-from ..domain.rulesets import profile_names
+from ..domain.rulesets import profile_names, resolve_fields
 from ..domain.versions import VERSIONS
 from . import models
 from .fast import shorten
@@ -254,14 +254,14 @@ class ProfileSchema(Schema):
 
 
 class RulesSchema(ProfileSchema, _Model):
-    model = staticmethod(models.make_rules)
+    model = staticmethod(resolve_fields)
     profile = fields.String(validate=_known_profile)
 
 
 class PatternsQuerySchema(_Model):
     """The query of GET /v1/patterns: the rules' version and profile, checked as a request's."""
 
-    model = staticmethod(models.make_rules)
+    model = staticmethod(resolve_fields)
     version = fields.String(validate=VERSION)
     profile = fields.String(validate=_known_profile)
 
