@@ -29,9 +29,8 @@ import service
 PASSES = 2
 TARGET = 40_000  # the engine issue's (#27): a third of what it cost before
 
-# Each stage of engine.score by the compiled functions the compiled engine calls (mypyc's
-# native entry points, CPyDef_*: compiled code calls compiled code without Python's calling
-# convention).
+# Each stage of engine.score by its compiled function (mypyc's native entry point, CPyDef_*,
+# which its Python-callable wrapper calls too, and which compiled callers call directly).
 STAGES = {
     "schema load": ("CPyDef_fast___Record___load",),
     "domain (score + payments)": ("CPyDef_scoring___score", "CPyDef_payments___payments"),
