@@ -9,7 +9,7 @@ the same work.
 
 On the compiled build, the cost is also split by stage: the instructions spent inside each
 stage's compiled entry point (its inclusive cost, from callgrind_annotate), the rest being the
-glue between them (engine.py, the interpreted loading.py) and freeing the response.
+glue between them (the interpreted engine.py) and freeing the response.
 
     python -m bench.instructions [hands]      (valgrind from Debian: apt-get install valgrind)
 """
@@ -104,7 +104,7 @@ def measure(hands: int = 2000) -> tuple[float, dict[str, float]]:
     per_hand = (total - total_0) / scored
     if not all(split.values()):
         return per_hand, {}
-    split["glue (engine.py, loading.py, freeing)"] = per_hand - sum(split.values())
+    split["glue (engine.py, freeing)"] = per_hand - sum(split.values())
     return per_hand, split
 
 
