@@ -320,7 +320,12 @@ def slow_clients(seconds: float = 6) -> Drill:
         with attacking("slow", srv.port, seconds) as attack:
             seen = probing(srv.port, seconds)
         log = srv.log()
-    ok = all(p.failed == 0 and p.quantile(0.99) < 0.1 for p in seen.values())
+    # Judged on p95 and the slowest: a server stalled behind slow clients stalls probes for
+    # seconds (CLIENT_TIMEOUT), where this VM's scheduler alone delays one probe in ~60 by
+    # 100-170 ms now and then (the "p99" of ~66 probes is their slowest).
+    ok = all(
+        p.failed == 0 and p.quantile(0.95) < 0.1 and p.quantile(1.0) < 1.0 for p in seen.values()
+    )
     ok = ok and "Traceback" not in log and attack["body_tricklers"].get("408", 0) > 0
     return Drill(
         "slow and idle clients",
