@@ -9,6 +9,7 @@ from .domain.analysis import Analysis, Discard
 from .domain.claims import Claimed
 from .domain.decompose import Arrangement
 from .domain.hand import SET_KINDS, Rules, set_text, set_tiles, tile_keys
+from .domain.memo import Memo
 from .domain.patterns import CATALOGUE
 from .domain.scoring import CHICKEN, Counted, Score
 from .domain.sheets import Settled
@@ -16,7 +17,15 @@ from .domain.waits import Wait
 
 
 def rules(applied: Rules) -> dict[str, Any]:
-    """Every field of the rules in force; ``profile`` only where one was named."""
+    """Every field of the rules in force; ``profile`` only where one was named.
+
+    Written once per ``Rules`` and shared by the responses of the same rules (rulesets keeps
+    the rules that plain requests resolve to), as the responses' other fragments are.
+    """
+    # By identity: the table holds each Rules it has written, so no other can take its id.
+    found = _WRITTEN_RULES.get(id(applied))
+    if found is not None:
+        return found[1]
     body = _RULES.copy()
     body["version"] = applied.version
     body["payoff"] = applied.payoff
@@ -29,7 +38,12 @@ def rules(applied: Rules) -> dict[str, Any]:
     body["limit"] = applied.limit
     if applied.profile is not None:
         body["profile"] = applied.profile
+    _WRITTEN_RULES.put(id(applied), (applied, body))
     return body
+
+
+# Bounded: requests with house rules of their own resolve to rules of their own (~1.5 KB each).
+_WRITTEN_RULES: Final[Memo[int, tuple[Rules, dict[str, Any]]]] = Memo(1024)
 
 
 def _pattern(counted: Counted) -> dict[str, Any]:

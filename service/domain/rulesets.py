@@ -11,6 +11,7 @@ from collections.abc import Mapping
 from typing import Any, Final
 
 from .hand import Rules
+from .memo import Memo
 from .patterns import CATALOGUE, pin_tables
 from .versions import VERSIONS
 
@@ -46,7 +47,16 @@ def resolve_fields(
     pattern by pattern; any other field it gives replaces the profile's (``exclude`` too, so
     that a request may play a pattern its profile leaves out). ``values`` keep only what
     differs from the version's table: one rule set, one spelling.
+
+    Rules without house rules of their own are kept: a table sends the same rules with every
+    hand, and the same ``Rules`` lets its response reuse their rendering (render.rules).
     """
+    key: tuple[object, ...] = ()
+    if values is None and exclude is None:
+        key = (version, payoff, standard_value, minimum, bonus_tiles, chicken, limit, profile)
+        found = _RESOLVED.get(key)
+        if found is not None:
+            return found
     fields: dict[str, Any] = _NO_PROFILE
     if profile is not None:
         fields = _profiles[profile]
@@ -57,7 +67,7 @@ def resolve_fields(
         if exclude is None:
             exclude = fields.get("exclude")
     version = version if version is not None else fields.get("version", DEFAULT.version)
-    return Rules(
+    rules = Rules(
         version,
         payoff if payoff is not None else fields.get("payoff", DEFAULT.payoff),
         _given(standard_value, fields, "standard_value", DEFAULT.standard_value),
@@ -70,9 +80,15 @@ def resolve_fields(
         _given(limit, fields, "limit", DEFAULT.limit),
         profile,
     )
+    return _RESOLVED.put(key, rules) if key else rules
 
 
 _NO_PROFILE: Final[dict[str, Any]] = {}
+
+# The rules resolved from the fields requests give, without values or exclude: bounded, since
+# clients choose them (~300 bytes each).
+RESOLVED: Final = 1024
+_RESOLVED: Final[Memo[tuple[object, ...], Rules]] = Memo(RESOLVED)
 
 
 def _given(value: int | None, fields: dict[str, Any], name: str, default: int) -> int:
@@ -95,6 +111,7 @@ def install_profiles(profiles: Mapping[str, Mapping[str, Any]]) -> None:
     """Make these the process's profiles (each a ``rules`` object's fields, checked), in place
     of any installed before, and build their tables now rather than on a first hand."""
     _profiles.clear()
+    _RESOLVED.cache_clear()  # rules resolved from the profiles replaced
     _profiles.update({name: dict(fields) for name, fields in profiles.items()})
     pin_tables([resolve({"profile": name}) for name in _profiles])
 
