@@ -2,6 +2,7 @@
 
 The HTTP endpoints, the batch endpoint and the CLI all call these, so they answer alike.
 Client errors are raised as ``Problem``: the domain's own errors are turned into one here.
+A response shares its recurring fragments with others (render.py): read it, don't change it.
 """
 
 from __future__ import annotations

@@ -1,4 +1,10 @@
-"""Domain results as the response JSON of API.md."""
+"""Domain results as the response JSON of API.md.
+
+A response is built for serialising, not for changing: its fragments that recur (a rule set,
+a set's line, a pattern's line) are written once and shared by every response holding them,
+so that a response costs what is particular to its hand. Copy one (``copy.deepcopy``) to
+change it.
+"""
 
 from __future__ import annotations
 
@@ -84,8 +90,7 @@ def _shape(arrangement: Arrangement, into: dict[str, Any]) -> None:
         winning = arrangement.winning
         won = -1 if winning is None else winning
         into["sets"] = [
-            _SET_LINES[meld.code][index == won].copy()
-            for index, meld in enumerate(arrangement.sets)
+            _SET_LINES[meld.code][index == won] for index, meld in enumerate(arrangement.sets)
         ]
         into["pair"] = t.repeated(arrangement.pair, 2)
     elif arrangement.form == "seven_pairs":
@@ -104,8 +109,7 @@ def _set_lines(code: int) -> tuple[dict[str, Any], dict[str, Any]]:
     return {**line, "completed_by_win": False}, {**line, "completed_by_win": True}
 
 
-# Every set's lines, written once and copied into each response (a copy is cheaper than a
-# dict built key by key, and leaves the response the caller's to change).
+# Every set's lines, written once and shared by the responses.
 _SET_LINES: Final = tuple(_set_lines(code) for code in range(2 * len(SET_KINDS) * t.KINDS))
 
 
