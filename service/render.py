@@ -53,13 +53,23 @@ _WRITTEN_RULES: Final[Memo[int, tuple[Rules, dict[str, Any]]]] = Memo(1024)
 
 
 def _pattern(counted: Counted) -> dict[str, Any]:
-    line = _PATTERN_LINES[counted.pattern.id].copy()
-    line["value"] = counted.value
-    line["count"] = counted.times
-    line["points"] = counted.points
-    line["reason"] = counted.reason
+    id = counted.pattern.id
+    key = (id, counted.value, counted.times, counted.reason)
+    line = _WRITTEN_LINES.get(key)
+    if line is None:
+        line = _PATTERN_LINES[id].copy()
+        line["value"] = counted.value
+        line["count"] = counted.times
+        line["points"] = counted.points
+        line["reason"] = counted.reason
+        _WRITTEN_LINES.put(key, line)
     return line
 
+
+# Pattern lines as hands count them, shared: most reasons are the same for every hand ("no
+# exposed meld"), the others name a few tiles. Bounded, since those are the client's (~700
+# bytes a line).
+_WRITTEN_LINES: Final[Memo[tuple[str, int, int, str], dict[str, Any]]] = Memo(4096)
 
 # Each pattern's line, its own fields written once and the hand's filled into a copy: a copy
 # of a small dict costs about a third of one built key by key.
