@@ -12,12 +12,12 @@ from pathlib import Path
 
 from setuptools import setup
 
-# The pure, typed core: the domain, the fast request loader and the response renderer.
-# request/schemas.py stays interpreted: its fields subclass marshmallow's, which mypyc cannot
-# compile; loading.py too, which imports marshmallow; and engine.py, whose operations stand
-# replaced in tests (a compiled batch would call its own score past them).
+# The pure, typed core: the domain, the fast request loader, the response renderer and the
+# engine between them. request/schemas.py stays interpreted: its fields subclass marshmallow's,
+# which mypyc cannot compile; loading.py too, which imports marshmallow.
 COMPILED = [
     *sorted(str(path) for path in Path("service/domain").glob("*.py")),
+    "service/engine.py",
     "service/request/fast.py",
     "service/request/limits.py",
     "service/request/models.py",

@@ -9,7 +9,7 @@ the same work.
 
 On the compiled build, the cost is also split by stage: the instructions spent inside each
 stage's compiled entry point (its inclusive cost, from callgrind_annotate), the rest being the
-glue between them (the interpreted engine.py) and freeing the response.
+glue between them (engine.py) and freeing the response.
 
     python -m bench.instructions [hands]      (valgrind from Debian: apt-get install valgrind)
 """

@@ -109,12 +109,15 @@ def batch(payload: Any, pause: Callable[[], None] | None = None) -> dict[str, An
     while a long batch computes.
     """
     items = _BATCH.load(payload)["items"]
+    # Looked up when it runs, as operations.py does: what replaces ``score`` (a test's fault)
+    # is what runs; compiled, a direct call would pass it by.
+    score_item: Callable[[Any], dict[str, Any]] = globals()["score"]
     results = []
     for item in items:
         if pause is not None:
             pause()
         try:
-            results.append({"status": 200, "body": score(item)})
+            results.append({"status": 200, "body": score_item(item)})
         except Problem as problem:
             results.append({"status": problem.status, "body": problem.body()})
     return {"results": results}
