@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from typing import Final
 
 from .hand import Rules, Win
+from .memo import Memo
 from .tiles import SEATS
 
 # What each loser pays on a self-drawn win (or one paid as such), from the value and the
@@ -97,9 +98,17 @@ def responsible(win: Win) -> str | None:
 
 
 def payments(value: int, win: Win, rules: Rules) -> dict[str, int]:
-    """By seat: positive received, negative paid; always summing to zero."""
-    scheme = SCHEMES[rules.payoff]
+    """By seat: positive received, negative paid; always summing to zero.
+
+    Shared by the wins paid alike (the same value, scheme, winner and payer): read them,
+    don't change them.
+    """
     payer = responsible(win)
+    key = (value, rules.payoff, rules.standard_value, win.seat, payer)
+    found = _PAID.get(key)
+    if found is not None:
+        return found
+    scheme = SCHEMES[rules.payoff]
     if payer is None:
         own = other = scheme.self_draw(value, rules.standard_value)
     else:
@@ -112,4 +121,8 @@ def payments(value: int, win: Win, rules: Rules) -> dict[str, int]:
             result[seat] = -paid
             received += paid
     result[win.seat] = received
-    return result
+    return _PAID.put(key, result)
+
+
+# Bounded, since clients choose the values and standard values (~400 bytes each).
+_PAID: Final[Memo[tuple[int, str, int, str, str | None], dict[str, int]]] = Memo(4096)
