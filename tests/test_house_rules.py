@@ -41,7 +41,14 @@ from service.domain.patterns import (
     table_for,
 )
 from service.domain.payments import SCHEMES, payments
-from service.domain.rulesets import DEFAULT, install_profiles, profiles, resolve
+from service.domain.rulesets import (
+    _RESOLVED,
+    DEFAULT,
+    RESOLVED,
+    install_profiles,
+    profiles,
+    resolve,
+)
 from service.domain.versions import V3_3, VERSIONS, Version
 from service.problems import Problem
 from service.request import MAX_VALUE, RulesSchema
@@ -490,6 +497,29 @@ def test_the_plans_of_house_rules_are_bounded_and_a_profile_s_kept(club: None) -
     assert table_for(resolve({"values": {"3.1": 7}})).plans == {}  # in the shared cache
     engine.score(with_rules({"profile": "club"}))
     assert len(table_for(profiles()["club"]).plans) == 1
+
+
+def test_plain_rules_are_resolved_once_and_kept_within_bounds() -> None:
+    _RESOLVED.cache_clear()
+    uniform = resolve({"payoff": "uniform", "minimum": 5})
+    assert resolve({"minimum": 5, "payoff": "uniform"}) is uniform
+    assert uniform == Rules(payoff="uniform", minimum=5)
+    # Rules with house rules of their own are not kept: their tables are (above).
+    assert resolve({"values": {"1.1": 7}}) is not resolve({"values": {"1.1": 7}})
+    assert len(_RESOLVED) == 1
+    for value in range(2 * RESOLVED + 2):  # with the uniform rules, 2 x 1024 + 3
+        resolve({"standard_value": 1 + value})
+    assert len(_RESOLVED) == 3  # emptied when full, twice
+
+
+def test_rules_resolved_from_a_profile_follow_its_reinstallation() -> None:
+    try:
+        install_profiles({"table": {"payoff": "uniform"}})
+        assert resolve({"profile": "table"}).payoff == "uniform"
+        install_profiles({"table": {"payoff": "discarder_pays_all"}})
+        assert resolve({"profile": "table"}).payoff == "discarder_pays_all"
+    finally:
+        install_profiles({})
 
 
 def test_the_same_house_rules_share_one_table() -> None:

@@ -11,15 +11,19 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from marshmallow import ValidationError
 
+from service import render
 from service.domain import tiles as t
 from service.domain.decompose import arrangements
 from service.domain.features import EVERY
-from service.domain.hand import CHOW, PUNG, declared_melds
+from service.domain.hand import CHOW, PUNG, Rules, Win, declared_melds
 from service.domain.patterns import CATALOGUE, Situation
+from service.domain.payments import _PAID, payments
+from service.domain.rulesets import DEFAULT
 from service.domain.scoring import Counted, held_patterns
 from service.domain.versions import VERSIONS
 from service.engine import score, waits
 from service.problems import Problem
+from service.render import _WRITTEN_LINES, _WRITTEN_RULES
 from service.request import ScoreRequestSchema, load
 from service.request.fast import Doubt
 from service.request.loading import fast_loader
@@ -151,6 +155,38 @@ def test_the_generated_mix_covers_every_form_and_most_patterns() -> None:
     }  # fmt: skip
     held = {p["id"] for r in results for p in r["patterns"] + r["not_counted"]}
     assert len(held) >= 40, sorted(held)
+
+
+def test_no_response_is_changed_by_those_made_after_it() -> None:
+    # Responses share their recurring fragments (render.py, payments.py): scoring other
+    # hands, explained ones and waits too, must leave every response made before as it was.
+    requests = generate(600, seed=11)
+    made = []
+    for request in requests:
+        response = score({**request, "explain": True})
+        made.append((response, copy.deepcopy(response)))
+    assert all(response == kept for response, kept in made)
+    # The requests that give the same rules share their written rules.
+    same = [
+        made[i][0] for i, r in enumerate(requests) if r.get("rules") == requests[0].get("rules")
+    ]
+    assert len(same) > 1 and all(response["rules"] is same[0]["rules"] for response in same)
+
+
+def test_the_shared_fragments_are_kept_within_bounds() -> None:
+    seat = Win("self_draw", "E")
+    _PAID.cache_clear()
+    for value in range(2 * 4096 + 3):
+        payments(value, seat, DEFAULT)
+    assert len(_PAID) == 3  # emptied when full, twice
+    _WRITTEN_LINES.cache_clear()
+    for times in range(2 * 4096 + 3):
+        render._pattern(Counted(CATALOGUE[0], 5, times, "four chows"))
+    assert len(_WRITTEN_LINES) == 3
+    _WRITTEN_RULES.cache_clear()
+    for value in range(2 * 1024 + 3):
+        render.rules(Rules(standard_value=value))
+    assert len(_WRITTEN_RULES) == 3
 
 
 @SETTINGS
