@@ -235,12 +235,12 @@ def declared_melds(hand: Hand, size: int = 14, won: bool = True) -> tuple[Meld, 
     ``won``: the tiles include a winning tile (not so after a draw, for hand analysis)."""
     declared = []
     for index, spec in enumerate(hand.melds):
-        meld = _LEGAL.get((spec.kind, spec.tiles, spec.concealed))
+        meld = _LEGAL.get(_spelled(spec.kind, spec.tiles, spec.concealed))
         if meld is None:
             fault = _meld_fault(spec)
             if fault is not None:
                 raise InvalidHand.at(f"hand.melds[{index}].{fault[0]}", fault[1])
-            meld = _LEGAL[(spec.kind, tuple(sorted(spec.tiles)), spec.concealed)]
+            meld = _LEGAL[_spelled(spec.kind, tuple(sorted(spec.tiles)), spec.concealed)]
         declared.append(meld)
     if len(declared) > 1:
         # In one fixed order (``Meld.order``), so that the order the client listed them in
@@ -289,16 +289,30 @@ _OVER_FOUR: Final = sum(27 << t.FACE_BITS * face for face in range(9))
 _TOP: Final = sum(32 << t.FACE_BITS * face for face in range(9))
 
 
-def _legal_melds() -> dict[tuple[SetKind, tuple[int, ...], bool], Meld]:
-    """Every meld a hand may declare, by (kind, tiles in order, concealed): a declared meld is
-    one look-up, and ``_meld_fault`` explains the rest. Melds are values, shared by hands."""
+def _spelled(kind: str, tiles: tuple[int, ...], concealed: bool) -> int:
+    """A meld as a client spells it, as one int: each tile (plus one, 6 bits) in the order
+    given, then the kind and whether concealed (3 bits); one spelling, one int. An int key
+    costs a fraction of a tuple's, whose hash is computed at every look-up."""
+    spelled = 0
+    for tile in tiles:
+        spelled = spelled << 6 | tile + 1
+    return spelled << 3 | _KIND_BITS.get(kind, 6) | concealed
+
+
+_KIND_BITS: Final[dict[str, int]] = {CHOW: 0, PUNG: 2, KONG: 4}
+
+
+def _legal_melds() -> dict[int, Meld]:
+    """Every meld a hand may declare, by its spelling (``_spelled``, tiles in order): a
+    declared meld is one look-up, and ``_meld_fault`` explains the rest. Melds are values,
+    shared by hands."""
     legal = {}
     for tile in range(t.KINDS):
         for kind in (CHOW, PUNG, KONG):
             for concealed in (False, True) if kind == KONG else (False,):
                 tiles = set_tiles(kind, tile)
                 if tiles[-1] < t.KINDS and _meld_fault(MeldSpec(kind, tiles, concealed)) is None:
-                    legal[(kind, tiles, concealed)] = Meld(kind, tile, concealed, True)
+                    legal[_spelled(kind, tiles, concealed)] = Meld(kind, tile, concealed, True)
     return legal
 
 
