@@ -31,11 +31,14 @@ ONLY_MIDDLE: Final = 1 << 13  # only number tiles 2-8
 ONLY_ORPHANS: Final = 1 << 14  # only terminals and honours
 ONLY_TERMINALS: Final = 1 << 15
 ONLY_HONOURS: Final = 1 << 16
+# Under the bonus-tile mod only (without it, its patterns are not asked).
+BONUS_HELD: Final = 1 << 18  # a flower or a season
+FOUR_BONUS: Final = 1 << 19  # four flowers or four seasons
 
-EVERY: Final = (1 << 18) - 1
+EVERY: Final = (1 << 20) - 1
 
 # Not features but the rest of what picks a plan (``patterns.Table.plan``), so that its key
 # is one int: the reading's form (standard is neither) and the bonus-tile mod.
-SEVEN_PAIRS: Final = 1 << 18
-THIRTEEN_TERMINALS: Final = 1 << 19
-BONUS_TILES: Final = 1 << 20
+SEVEN_PAIRS: Final = 1 << 20
+THIRTEEN_TERMINALS: Final = 1 << 21
+BONUS_TILES: Final = 1 << 22

@@ -16,12 +16,14 @@ from typing import Final
 from . import tiles as t
 from .decompose import ALL_FORMS, Arrangement, Form
 from .features import (
+    BONUS_HELD,
     BONUS_TILES,
     CHOWS_3,
     CHOWS_4,
     CHOWS_TWICE,
     CONCEALED,
     CONCEALED_2,
+    FOUR_BONUS,
     HAS_KONG,
     HONOUR_TRIPLET,
     ONE_SUIT,
@@ -135,7 +137,14 @@ class Situation:
             | (0 if held & ~TERMINALS else ONLY_TERMINALS)
             | (0 if held & ~HONOURS else ONLY_HONOURS)
         )
-        self.plan_bits = BONUS_TILES if rules.bonus_tiles else 0
+        self.plan_bits = 0
+        if rules.bonus_tiles:
+            flowers, seasons = len(hand.flowers), len(hand.seasons)
+            if flowers or seasons:
+                self.features |= BONUS_HELD
+            if flowers == 4 or seasons == 4:
+                self.features |= FOUR_BONUS
+            self.plan_bits = BONUS_TILES
 
     def only(self, group: int) -> bool:
         """Whether every tile of the hand is in ``group`` (a mask)."""
@@ -272,31 +281,34 @@ _WITH_HONOURS: Final = tuple(Hit(1, f"{name} with honours") for name in t.SUIT_N
 _ALL_OF_SUIT: Final = tuple(Hit(1, f"all {name}") for name in t.SUIT_NAMES)
 
 
-_GATES: Final = [3, 1, 1, 1, 1, 1, 1, 1, 3]
-
-
 def nine_gates(arrangement: Arrangement, hand: Situation) -> Hit | None:
     """九蓮寶燈 Nine Gates: 1112345678999 of one suit held, won on any tile of that suit.
 
-    The 13 tiles before the winning one must be the gates themselves (RULES.md §4.3).
+    The 13 tiles before the winning one must be the gates themselves (RULES.md §4.3): the
+    suit's key less the winning tile is the gates' key.
     """
     if hand.melds or hand.honours or hand.suit < 0:
         return None
-    base = hand.suit * 9
-    before = t.counts(hand.hand.tiles)[base : base + 9]
-    won = hand.hand.winning_tile - base
-    before[won] = before[won] - 1
-    if before != _GATES:
+    m, p, s, _ = hand.hand.keys
+    held = m if hand.suit == 0 else p if hand.suit == 1 else s
+    winning_tile = hand.hand.winning_tile
+    if held - t.PLACE[winning_tile] != _GATE_KEYS[hand.suit]:
         return None
-    gates = t.compact(base + i for i, c in enumerate(_GATES) for _ in range(c))
-    return Hit(1, f"{gates} won on {t.repeated(hand.hand.winning_tile)}")
+    return Hit(1, f"{_GATE_TEXT[hand.suit]} won on {t.repeated(winning_tile)}")
+
+
+_GATES: Final = (0, 0, 0, 1, 2, 3, 4, 5, 6, 7, 8, 8, 8)  # the faces of 1112345678999
+_GATE_KEYS: Final = tuple(
+    t.suit_keys(tuple(9 * suit + f for f in _GATES))[suit] for suit in range(3)
+)
+_GATE_TEXT: Final = tuple(t.compact(9 * suit + face for face in _GATES) for suit in range(3))
 
 
 # 3 Honour tiles
 
 
 def _named(tiles: list[int]) -> str:
-    return ", ".join(t.name(tile) for tile in tiles)
+    return ", ".join([t.name(tile) for tile in tiles])
 
 
 def value_honor(arrangement: Arrangement, hand: Situation) -> Hit | None:
@@ -307,7 +319,7 @@ def value_honor(arrangement: Arrangement, hand: Situation) -> Hit | None:
     if not arrangement.triplet_mask & hand.value_honours:
         return None
     melds = [m for m in arrangement.sets if hand.value_honours >> m.tile & 1 and m.kind != CHOW]
-    return Hit(len(melds), ", ".join(f"{meld.kind} of {t.name(meld.tile)}" for meld in melds))
+    return Hit(len(melds), ", ".join([f"{meld.kind} of {t.name(meld.tile)}" for meld in melds]))
 
 
 def _small_three(honours: int, size: int) -> Predicate:
@@ -396,7 +408,7 @@ def _identical(size: int, groups: int = 1) -> Predicate:
         ]
         if len(doubled) < groups:
             return None
-        return Hit(1, " ".join(f"{size} x {_chow(x)}" for x in doubled))
+        return Hit(1, " ".join([f"{size} x {_chow(x)}" for x in doubled]))
 
     return predicate
 
@@ -560,9 +572,11 @@ _SEASONS: Final = tuple(f"season {n}" for n in range(5))
 def _complete(kind: str) -> Predicate:
     """齊四花 / 齊四季 Four Flowers, Four Seasons: a complete set of four."""
 
+    hit = Hit(1, f"all four {kind}")
+
     def predicate(arrangement: Arrangement, hand: Situation) -> Hit | None:
         numbers = hand.hand.flowers if kind == "flowers" else hand.hand.seasons
-        return Hit(1, f"all four {kind}") if len(set(numbers)) == 4 else None
+        return hit if len(set(numbers)) == 4 else None
 
     return predicate
 
@@ -647,10 +661,10 @@ CATALOGUE: tuple[Pattern, ...] = (
     _p("9.4.2", "Blessing of Earth", "地和", "Another player wins on East's first discard with the dealt 13 tiles.", _flag(lambda w: w.first_turn and w.seat != "E", "East's first discard"), forms=ANY_FORM, needs=WIN_FLAG, example=Example("123m789p23455s777z", "4s", seat="S", discarder="E", flags=("first_turn",))),
     _p("10.1", "Thirteen Terminals", "十三么九", "One of each terminal and honour, plus a pair of one of them.", _form("one of each terminal and honour"), forms=frozenset({"thirteen_terminals"}), example=Example("19m19p19s12345677z", "7z")),
     _p("10.2", "Seven Pairs", "七對子", "Seven pairs; four alike not declared as a kong are two pairs.", _form("seven pairs"), forms=frozenset({"seven_pairs"}), example=Example("1155m2288p3399s66z", "6z")),
-    _p("11.1.1", "Improper Flower/Season", "偏花", "Bonus-tile mod: each flower or season not proper to the winner's seat.", _proper(False), forms=ANY_FORM, stacks=True, example=Example("123m789p23455s", "4s", seat="E", melds=(("pung", "777z"),), flowers=(2,))),
-    _p("11.1.2", "Proper Flower/Season", "正花", "Bonus-tile mod: each flower or season proper to the winner's seat (1 East ... 4 North).", _proper(True), forms=ANY_FORM, stacks=True, example=Example("123m789p23455s", "4s", seat="E", melds=(("pung", "777z"),), flowers=(1,))),
-    _p("11.2.1", "Four Flowers", "齊四花", "Bonus-tile mod: all four flowers.", _complete("flowers"), forms=ANY_FORM, stacks=True, example=Example("123m789p23455s", "4s", seat="S", melds=(("pung", "777z"),), flowers=(1, 2, 3, 4))),
-    _p("11.2.2", "Four Seasons", "齊四季", "Bonus-tile mod: all four seasons.", _complete("seasons"), forms=ANY_FORM, stacks=True, example=Example("123m789p23455s", "4s", seat="S", melds=(("pung", "777z"),), seasons=(1, 2, 3, 4))),
+    _p("11.1.1", "Improper Flower/Season", "偏花", "Bonus-tile mod: each flower or season not proper to the winner's seat.", _proper(False), forms=ANY_FORM, stacks=True, needs=BONUS_HELD, example=Example("123m789p23455s", "4s", seat="E", melds=(("pung", "777z"),), flowers=(2,))),
+    _p("11.1.2", "Proper Flower/Season", "正花", "Bonus-tile mod: each flower or season proper to the winner's seat (1 East ... 4 North).", _proper(True), forms=ANY_FORM, stacks=True, needs=BONUS_HELD, example=Example("123m789p23455s", "4s", seat="E", melds=(("pung", "777z"),), flowers=(1,))),
+    _p("11.2.1", "Four Flowers", "齊四花", "Bonus-tile mod: all four flowers.", _complete("flowers"), forms=ANY_FORM, stacks=True, needs=FOUR_BONUS, example=Example("123m789p23455s", "4s", seat="S", melds=(("pung", "777z"),), flowers=(1, 2, 3, 4))),
+    _p("11.2.2", "Four Seasons", "齊四季", "Bonus-tile mod: all four seasons.", _complete("seasons"), forms=ANY_FORM, stacks=True, needs=FOUR_BONUS, example=Example("123m789p23455s", "4s", seat="S", melds=(("pung", "777z"),), seasons=(1, 2, 3, 4))),
 )  # fmt: skip
 
 BY_ID: Final = {pattern.id: pattern for pattern in CATALOGUE}
