@@ -66,7 +66,7 @@ HONOURS: Final = mask(tuple(range(t.EAST, t.KINDS)))
 DRAGONS: Final = mask(t.DRAGONS)
 WINDS: Final = mask(t.WINDS)
 TERMINAL_CHOWS: Final = mask(tuple(base + offset for base in (0, 9, 18) for offset in (0, 6)))
-STRAIGHTS: Final = tuple(mask((base, base + 3, base + 6)) for base in (0, 9, 18))
+SUIT_STARTS: Final = mask((0, 9, 18))  # the 1 of each suit
 # Where ``size`` consecutive triplets of one suit may start: numbers 1 to 10 - size.
 RUN_STARTS: Final = {
     size: mask(tuple(base + n for base in (0, 9, 18) for n in range(10 - size))) for size in (3, 4)
@@ -455,10 +455,11 @@ def three_similar_triplets(arrangement: Arrangement, hand: Situation) -> Hit | N
 def nine_tile_straight(arrangement: Arrangement, hand: Situation) -> Hit | None:
     """一氣通貫 Nine-Tile Straight: the chows 123, 456 and 789 of one suit (exposed or not)."""
     chows = arrangement.chow_mask
-    for base, straight in enumerate(STRAIGHTS):
-        if chows & straight == straight:
-            return Hit(1, t.compact(range(9 * base, 9 * base + 9)))
-    return None
+    found = chows & chows >> 3 & chows >> 6 & SUIT_STARTS
+    return _STRAIGHT[_lowest(found) // 9] if found else None
+
+
+_STRAIGHT: Final = tuple(Hit(1, t.compact(range(base, base + 9))) for base in (0, 9, 18))
 
 
 def _consecutive_triplets(size: int) -> Predicate:
