@@ -48,7 +48,7 @@ def rules(applied: Rules) -> dict[str, Any]:
     return body
 
 
-# Bounded: requests with house rules of their own resolve to rules of their own (~1.5 KB each).
+# Bounded: requests with house rules of their own resolve to rules of their own (~600 bytes each).
 _WRITTEN_RULES: Final[Memo[int, tuple[Rules, dict[str, Any]]]] = Memo(1024)
 
 
@@ -67,7 +67,7 @@ def _pattern(counted: Counted) -> dict[str, Any]:
 
 
 # Pattern lines as hands count them, shared: most reasons are the same for every hand ("no
-# exposed meld"), the others name a few tiles. Bounded, since those are the client's (~700
+# exposed meld"), the others name a few tiles. Bounded, since those are the client's (~450
 # bytes a line).
 _WRITTEN_LINES: Final[Memo[tuple[str, int, int, str], dict[str, Any]]] = Memo(4096)
 

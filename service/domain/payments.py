@@ -124,5 +124,5 @@ def payments(value: int, win: Win, rules: Rules) -> dict[str, int]:
     return _PAID.put(key, result)
 
 
-# Bounded, since clients choose the values and standard values (~400 bytes each).
+# Bounded, since clients choose the values and standard values (~450 bytes each).
 _PAID: Final[Memo[tuple[int, str, int, str, str | None], dict[str, int]]] = Memo(4096)

@@ -86,7 +86,7 @@ def resolve_fields(
 _NO_PROFILE: Final[dict[str, Any]] = {}
 
 # The rules resolved from the fields requests give, without values or exclude: bounded, since
-# clients choose them (~300 bytes each).
+# clients choose them (~200 bytes each).
 RESOLVED: Final = 1024
 _RESOLVED: Final[Memo[tuple[object, ...], Rules]] = Memo(RESOLVED)
 
