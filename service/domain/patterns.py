@@ -675,16 +675,21 @@ BY_ID: Final = {pattern.id: pattern for pattern in CATALOGUE}
 
 
 class Step:
-    """A pattern as a plan asks for it: its predicate, and its value in the table's rules.
-    A class rather than a tuple: compiled, its fields are read directly."""
+    """A pattern as a plan asks for it: its predicate, and its value in the table's rules;
+    with what a plan is made by, the forms it applies to in those rules, its ``needs`` and
+    whether it is a bonus tile's. A class rather than a tuple: compiled, its fields are read
+    directly."""
 
-    __slots__ = ("pattern", "predicate", "stacks", "value")
+    __slots__ = ("bonus", "forms", "needs", "pattern", "predicate", "stacks", "value")
 
-    def __init__(self, pattern: Pattern, value: int) -> None:
+    def __init__(self, pattern: Pattern, value: int, forms: frozenset[Form]) -> None:
         self.pattern: Final = pattern
         self.predicate: Final = pattern.predicate
         self.value: Final = value
         self.stacks: Final = pattern.stacks
+        self.forms: Final = forms
+        self.needs: Final = pattern.needs
+        self.bonus: Final = pattern.bonus
 
 
 Plan = tuple[tuple[Step, ...], ...]
@@ -697,11 +702,12 @@ class Table:
     excluded patterns, the forms each pattern applies to, and the hand forms that can win.
 
     Built once per rule set (``table_for``). Its plans, the patterns worth asking per
-    ``PlanKey`` (the form, the bonus-tile mod and the features), are made on first use; a ``kept`` table (a version's, a
-    profile's) keeps them itself: several hundred over a varied day, ~1.6 KB each.
+    ``PlanKey`` (the form, the bonus-tile mod and the features), are made on first use from
+    its ``series``; a ``kept`` table (a version's, a profile's) keeps them itself: several
+    hundred over a varied day, ~0.5 KB each.
     """
 
-    __slots__ = ("excluded", "forms", "kept", "plans", "values", "wins")
+    __slots__ = ("excluded", "forms", "kept", "plans", "series", "values", "wins")
 
     def __init__(
         self,
@@ -718,6 +724,18 @@ class Table:
             ["standard", *(form for id, form in IRREGULAR.items() if self.counts(id))]
         )
         self.plans: Final[dict[PlanKey, Plan]] = {}
+        # Every pattern counted, as series in id order, each from its most valuable down
+        # (ties in id order; stacking series, the bonus tiles, in id order: all their
+        # patterns count): a plan is these, less what its key rules out.
+        by_series: dict[str, list[Step]] = {}
+        for pattern in CATALOGUE:
+            if self.counts(pattern.id):
+                step = Step(pattern, self.values[pattern.id], self.forms[pattern.id])
+                by_series.setdefault(pattern.series, []).append(step)
+        self.series: Final = tuple(
+            tuple(steps if steps[0].stacks else sorted(steps, key=lambda step: -step.value))
+            for steps in by_series.values()
+        )
 
     def counts(self, pattern_id: str) -> bool:
         """Whether this rule set counts the pattern: it has a value and is not excluded."""
@@ -735,39 +753,28 @@ class Table:
         return plan
 
     def make_plan(self, key: PlanKey) -> Plan:
-        """The patterns that can apply, as series in id order, each from its most valuable
-        down (ties in id order).
-
-        Patterns whose ``needs`` the hand lacks are left out. Stacking series (bonus tiles)
-        keep id order: all their patterns count.
-        """
-        features = key
+        """The patterns that can apply (see ``series``), less those whose ``needs`` the hand
+        lacks."""
         form: Form = (
             "seven_pairs" if key & SEVEN_PAIRS
             else "thirteen_terminals" if key & THIRTEEN_TERMINALS
             else "standard"
         )  # fmt: skip
         bonus_tiles = bool(key & BONUS_TILES)
-        values = self.values
-        series: dict[str, list[Pattern]] = {}
-        for pattern in CATALOGUE:
-            if (
-                self.counts(pattern.id)
-                and form in self.forms[pattern.id]
-                and (bonus_tiles or not pattern.bonus)
-                and pattern.needs & features == pattern.needs
-            ):
-                series.setdefault(pattern.series, []).append(pattern)
-        plan = tuple(
-            tuple(
-                Step(p, values[p.id])
-                for p in (
-                    members if members[0].stacks else sorted(members, key=lambda p: -values[p.id])
-                )
+        plan = []
+        for series in self.series:
+            steps = tuple(
+                [
+                    step
+                    for step in series
+                    if step.needs & key == step.needs
+                    and form in step.forms
+                    and (bonus_tiles or not step.bonus)
+                ]
             )
-            for members in series.values()
-        )
-        return plan
+            if steps:
+                plan.append(steps)
+        return tuple(plan)
 
 
 IRREGULAR: Final = {p.id: form for p in CATALOGUE if (form := p.irregular_hand) is not None}
@@ -800,8 +807,8 @@ def _build(key: RuleKey, kept: bool = False) -> Table:
     return Table(VERSIONS[version], dict(values), exclude, kept)
 
 
-# Bounded, since the clients choose these keys: at most 64 tables (~4 KB each) and 512 plans
-# (~1.6 KB each, each keeping its table alive): ~3 MB at worst.
+# Bounded, since the clients choose these keys: at most 64 tables (~9.5 KB each) and 512 plans
+# (~0.5 KB each, each keeping its table alive): ~5 MB at worst (tracemalloc).
 HOUSE_TABLES: Final = 64
 HOUSE_PLANS: Final = 512
 _HOUSE_TABLES: Final[Memo[RuleKey, Table]] = Memo(HOUSE_TABLES)
