@@ -8,6 +8,7 @@ from . import tiles as t
 from .decompose import Arrangement, arrangements
 from .errors import NotAWinningHand, ScoringError
 from .hand import Hand, Meld, Rules, Win, check_context, check_winning_tile, declared_melds
+from .memo import spread
 from .patterns import Example, Pattern, Situation
 
 Limit = Literal["none", "capped", "single_pattern"]
@@ -65,7 +66,7 @@ def held_patterns(arrangement: Arrangement, hand: Situation) -> list[Counted]:
     """The patterns this arrangement holds, in id order: one per series but bonus tiles."""
     table = hand.table
     key = arrangement.features | hand.features | arrangement.plan_bits | hand.plan_bits
-    plan = table.plans.get(key)
+    plan = table.plans.get(spread(key))
     if plan is None:
         plan = table.plan(key)
     found = []
