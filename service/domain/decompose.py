@@ -27,7 +27,7 @@ from .features import (
     TRIPLETS_4,
 )
 from .hand import CHOW, PUNG, Meld
-from .memo import Memo, spread
+from .memo import Memo
 from .tiles import mask
 
 Form = Literal["standard", "seven_pairs", "thirteen_terminals"]
@@ -249,7 +249,7 @@ _SUIT_READINGS: Final[Memo[tuple[tuple[int, ...], bool, int], tuple[_Reading, ..
 
 def _suit_sets(key: int) -> tuple[SuitReading, ...]:
     """One suit's readings, from its key."""
-    found = _SUIT_SETS.get(spread(key))
+    found = _SUIT_SETS.get(key)
     if found is not None:
         return found
     suit = t.key_suit(key)
@@ -261,7 +261,7 @@ def _suit_sets(key: int) -> tuple[SuitReading, ...]:
         triplets = tuple(sorted(meld.tile for meld in melds if meld.kind != CHOW))
         pair_tile = base + pair if pair >= 0 else -1
         readings.append(SuitReading(pair_tile, melds, chows, triplets, mask(chows), mask(triplets)))
-    return _SUIT_SETS.put(spread(key), tuple(readings))
+    return _SUIT_SETS.put(key, tuple(readings))
 
 
 def _suit_readings(counts: tuple[int, ...], runs: bool, start: int = 0) -> tuple[_Reading, ...]:

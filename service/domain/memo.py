@@ -38,13 +38,3 @@ class Memo(Generic[K, V]):
 
     def __len__(self) -> int:
         return len(self.table)
-
-
-def spread(key: int) -> int:
-    """An int key with its high bits folded into its low ones, one to one (the XOR of shifted
-    copies of it, each shift down, can be undone), for a table keyed by it: a dict finds an
-    int in the slot its low bits name, then probes on, and the keys of these tables (a suit's
-    counts from its first face up, a hand's feature bits) differ mostly in their high bits:
-    5,817 suit keys fell into 86 of 16,384 slots, 1,269 plan keys into 118 of 2,048. Keys
-    under 2**62, as these are, stay unboxed (compiled)."""
-    return key ^ key >> 7 ^ key >> 14 ^ key >> 28 ^ key >> 42

@@ -40,7 +40,7 @@ from .features import (
     WIN_FLAG,
 )
 from .hand import CHOW, KONG, PUNG, Hand, Meld, Rules, Win, set_text
-from .memo import Memo, spread
+from .memo import Memo
 from .tiles import mask
 from .versions import VERSIONS, Version
 
@@ -723,7 +723,7 @@ class Table:
         self.wins: Final[frozenset[Form]] = frozenset(
             ["standard", *(form for id, form in IRREGULAR.items() if self.counts(id))]
         )
-        self.plans: Final[dict[PlanKey, Plan]] = {}  # by spread key (memo.spread)
+        self.plans: Final[dict[PlanKey, Plan]] = {}
         # Every pattern counted, as series in id order, each from its most valuable down
         # (ties in id order; stacking series, the bonus tiles, in id order: all their
         # patterns count): a plan is these, less what its key rules out.
@@ -749,7 +749,7 @@ class Table:
             shared = (self, key)
             found = _HOUSE_PLANS.get(shared)
             return found if found is not None else _HOUSE_PLANS.put(shared, self.make_plan(key))
-        plan = self.plans[spread(key)] = self.make_plan(key)
+        plan = self.plans[key] = self.make_plan(key)
         return plan
 
     def make_plan(self, key: PlanKey) -> Plan:

@@ -8,7 +8,6 @@ from . import tiles as t
 from .decompose import Arrangement, arrangements
 from .errors import NotAWinningHand, ScoringError
 from .hand import Hand, Meld, Rules, Win, check_context, check_winning_tile, declared_melds
-from .memo import spread
 from .patterns import Example, Pattern, Situation
 
 Limit = Literal["none", "capped", "single_pattern"]
@@ -66,7 +65,7 @@ def held_patterns(arrangement: Arrangement, hand: Situation) -> list[Counted]:
     """The patterns this arrangement holds, in id order: one per series but bonus tiles."""
     table = hand.table
     key = arrangement.features | hand.features | arrangement.plan_bits | hand.plan_bits
-    plan = table.plans.get(spread(key))
+    plan = table.plans.get(key)
     if plan is None:
         plan = table.plan(key)
     found = []

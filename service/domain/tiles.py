@@ -11,7 +11,7 @@ import re
 from collections.abc import Iterable, Sequence
 from typing import Final, NoReturn
 
-from .memo import Memo, spread
+from .memo import Memo
 
 SUITS: Final = "mpsz"
 KINDS: Final = 34
@@ -352,11 +352,11 @@ def _suit_written(key: int) -> tuple[str, str]:
     """The suit of ``key`` in compact notation and in glyphs."""
     if not key & FACES:
         return _NONE_WRITTEN
-    suit = _WRITTEN.get(spread(key))
+    suit = _WRITTEN.get(key)
     if suit is None:
         base = key_suit(key) * 9
         held = [base + face for face, n in enumerate(suit_counts(key)) for _ in range(n)]
-        suit = _WRITTEN.put(spread(key), (compact(held), glyphs(held)))
+        suit = _WRITTEN.put(key, (compact(held), glyphs(held)))
     return suit
 
 
