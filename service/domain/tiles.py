@@ -336,31 +336,29 @@ def written(keys: SuitKeys) -> tuple[str, str]:
     ``glyphs`` write them.
 
     Read suit by suit from a table filled as suits come: every response writes the hand, and
-    the few thousand suits hands are made of come back again and again; joined once, not
-    added suit to suit (each addition is a new string). (Suit by suit, not a loop over
-    ``keys``: compiled, a loop over a fixed tuple goes through the generic iterator.)
+    the few thousand suits hands are made of come back again and again. (Suit by suit, not a
+    loop over ``keys``: compiled, a loop over a fixed tuple goes through the generic iterator.)
     """
     m, p, s, z = keys
-    m_text, m_shown = _suit_written(m)
-    p_text, p_shown = _suit_written(p)
-    s_text, s_shown = _suit_written(s)
-    z_text, z_shown = _suit_written(z)
-    return "".join((m_text, p_text, s_text, z_text)), "".join((m_shown, p_shown, s_shown, z_shown))
+    text, shown = _suit_written(m, "", "")
+    text, shown = _suit_written(p, text, shown)
+    text, shown = _suit_written(s, text, shown)
+    return _suit_written(z, text, shown)
 
 
-def _suit_written(key: int) -> tuple[str, str]:
-    """The suit of ``key`` in compact notation and in glyphs."""
+def _suit_written(key: int, text: str, shown: str) -> tuple[str, str]:
+    """``text`` and ``shown`` with the suit of ``key`` written after them (appended, not
+    joined: there are at most four)."""
     if not key & FACES:
-        return _NONE_WRITTEN
+        return text, shown
     suit = _WRITTEN.get(key)
     if suit is None:
         base = key_suit(key) * 9
         held = [base + face for face, n in enumerate(suit_counts(key)) for _ in range(n)]
         suit = _WRITTEN.put(key, (compact(held), glyphs(held)))
-    return suit
+    return text + suit[0], shown + suit[1]
 
 
-_NONE_WRITTEN: Final = ("", "")
 _WRITTEN: Final[Memo[int, tuple[str, str]]] = Memo(20_000)
 
 
