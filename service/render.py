@@ -53,36 +53,30 @@ _WRITTEN_RULES: Final[Memo[int, tuple[Rules, dict[str, Any]]]] = Memo(1024)
 
 
 def _pattern(counted: Counted) -> dict[str, Any]:
-    index, own = _PATTERN_LINES[counted.pattern.id]
-    times = counted.times
-    # The pattern, value and count as one int beside the reason: a longer tuple's hash and
-    # comparison cost more than the look-up. Counts past the key's room are not kept.
-    key = (counted.reason, (counted.value * _TIMES + times) * len(_PATTERN_LINES) + index)
-    kept = 0 <= times < _TIMES
-    line = _WRITTEN_LINES.get(key) if kept else None
+    id = counted.pattern.id
+    key = (id, counted.value, counted.times, counted.reason)
+    line = _WRITTEN_LINES.get(key)
     if line is None:
-        line = own.copy()
+        line = _PATTERN_LINES[id].copy()
         line["value"] = counted.value
-        line["count"] = times
+        line["count"] = counted.times
         line["points"] = counted.points
         line["reason"] = counted.reason
-        if kept:
-            _WRITTEN_LINES.put(key, line)
+        _WRITTEN_LINES.put(key, line)
     return line
 
 
 # Pattern lines as hands count them, shared: most reasons are the same for every hand ("no
 # exposed meld"), the others name a few tiles. Bounded, since those are the client's (~450
 # bytes a line).
-_WRITTEN_LINES: Final[Memo[tuple[str, int], dict[str, Any]]] = Memo(4096)
-_TIMES: Final = 1024
+_WRITTEN_LINES: Final[Memo[tuple[str, int, int, str], dict[str, Any]]] = Memo(4096)
 
 # Each pattern's line, its own fields written once and the hand's filled into a copy: a copy
 # of a small dict costs about a third of one built key by key.
 _PATTERN_LINES: Final = {
-    p.id: (index, {"id": p.id, "name": p.name, "chinese": p.chinese,
-                   "value": 0, "count": 0, "points": 0, "reason": ""})
-    for index, p in enumerate((*CATALOGUE, CHICKEN))
+    p.id: {"id": p.id, "name": p.name, "chinese": p.chinese,
+           "value": 0, "count": 0, "points": 0, "reason": ""}
+    for p in (*CATALOGUE, CHICKEN)
 }  # fmt: skip
 
 

@@ -104,17 +104,10 @@ def payments(value: int, win: Win, rules: Rules) -> dict[str, int]:
     don't change them.
     """
     payer = responsible(win)
-    standard = rules.standard_value
-    # One int for the five things the payments depend on: a tuple's hash and comparison
-    # cost several times its look-up. The standard value is the only field without a small
-    # bound of its own here (the schema's is 1,000,000); past the key's room, not kept.
-    key = -1
-    if 0 <= standard < _ROOM:
-        key = ((value * _ROOM + standard) * len(SCHEMES) + _PAYOFFS[rules.payoff]) * 32
-        key += _SEATS[win.seat] * 5 + (4 if payer is None else _SEATS[payer])
-        found = _PAID.get(key)
-        if found is not None:
-            return found
+    key = (value, rules.payoff, rules.standard_value, win.seat, payer)
+    found = _PAID.get(key)
+    if found is not None:
+        return found
     scheme = SCHEMES[rules.payoff]
     if payer is None:
         own = other = scheme.self_draw(value, rules.standard_value)
@@ -128,11 +121,8 @@ def payments(value: int, win: Win, rules: Rules) -> dict[str, int]:
             result[seat] = -paid
             received += paid
     result[win.seat] = received
-    return _PAID.put(key, result) if key >= 0 else result
+    return _PAID.put(key, result)
 
 
 # Bounded, since clients choose the values and standard values (~450 bytes each).
-_PAID: Final[Memo[int, dict[str, int]]] = Memo(4096)
-_ROOM: Final = 1 << 20
-_PAYOFFS: Final = {name: index for index, name in enumerate(SCHEMES)}
-_SEATS: Final = {seat: index for index, seat in enumerate(SEATS)}
+_PAID: Final[Memo[tuple[int, str, int, str, str | None], dict[str, int]]] = Memo(4096)
