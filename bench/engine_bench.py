@@ -176,9 +176,9 @@ def split(payloads: list[dict[str, Any]]) -> dict[str, float]:
     n = len(payloads)
     loaded = [load(schema, payload) for payload in payloads]
 
-    def domain(request: dict[str, Any]) -> tuple[Any, dict[str, int]]:
-        best = scoring.score(request["hand"], request["win"], request["rules"])
-        return best, payments.payments(best.score, request["win"], request["rules"])
+    def domain(request: Any) -> tuple[Any, dict[str, int]]:
+        best = scoring.score(request.hand, request.win, request.rules)
+        return best, payments.payments(best.score, request.win, request.rules)
 
     scored = [domain(request) for request in loaded]
     gc.freeze()  # the stages' inputs, as the payloads in measure()

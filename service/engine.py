@@ -20,6 +20,7 @@ from .request import (
     MAX_BATCH,
     BatchRequestSchema,
     ClaimRequestSchema,
+    ScoreRequest,
     ScoreRequestSchema,
     SettleRequestSchema,
     WaitsRequestSchema,
@@ -39,14 +40,14 @@ __all__ = ["MAX_BATCH", "Problem", "batch", "claim", "discards", "score", "settl
 def score(payload: Any) -> dict[str, Any]:
     """POST /v1/score: the best reading of a won hand, its breakdown and the payments; with
     ``explain``, the other readings too."""
-    request = _SCORE.load(payload)
-    rules = request["rules"]
+    request: ScoreRequest = _SCORE.load(payload)
+    rules = request.rules
     try:
-        best = scoring.score(request["hand"], request["win"], rules)
+        best = scoring.score(request.hand, request.win, rules)
     except ScoringError as error:
         raise Problem.of(error) from None
-    body = render.score_response(best, pay.payments(best.score, request["win"], rules))
-    if request["explain"]:
+    body = render.score_response(best, pay.payments(best.score, request.win, rules))
+    if request.explain:
         # Scored again, all of them: the cost falls on the requests that ask for it.
         others = scoring.ranked(best.situation)[1 : 1 + MAX_ALTERNATIVES]
         body["alternatives"] = [render.reading(other) for other in others]

@@ -155,7 +155,7 @@ def test_at_most_five_alternatives() -> None:
 
 def situation(payload: dict[str, Any]) -> Any:
     loaded = load(ScoreRequestSchema(), payload)
-    return scoring.score(loaded["hand"], loaded["win"], loaded["rules"]).situation
+    return scoring.score(loaded.hand, loaded.win, loaded.rules).situation
 
 
 def test_without_explain_nothing_changes() -> None:
@@ -194,7 +194,7 @@ def check_alternatives(payload: dict[str, Any]) -> None:
     assert shape(result["hand"]) not in shapes
     # The first of the ranked readings is the one chosen, the same object for object.
     loaded = load(ScoreRequestSchema(), payload)
-    best = scoring.score(loaded["hand"], loaded["win"], loaded["rules"])
+    best = scoring.score(loaded.hand, loaded.win, loaded.rules)
     first = scoring.ranked(best.situation)[0].arrangement
     assert (first.form, first.pair, first.pairs, first.winning) == (
         best.arrangement.form, best.arrangement.pair, best.arrangement.pairs,

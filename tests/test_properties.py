@@ -118,7 +118,7 @@ def _every_reading(counts: list[int]) -> set[tuple[tuple[tuple[str, int], ...], 
 @given(score_requests())
 def test_the_decomposer_finds_exactly_the_brute_force_readings(request: dict[str, Any]) -> None:
     loaded = load(ScoreRequestSchema(), request)
-    hand = loaded["hand"]
+    hand = loaded.hand
     counts = t.counts(hand.tiles)
     found = {
         (tuple(sorted((m.kind, m.tile) for m in a.sets)), a.pair)
@@ -198,7 +198,7 @@ def test_feature_gating_never_changes_the_patterns(request: dict[str, Any]) -> N
     # Pattern.needs only skips predicates that cannot hold: asking every predicate of every
     # pattern must find the same patterns.
     loaded = load(ScoreRequestSchema(), request)
-    hand, win, rules = loaded["hand"], loaded["win"], loaded["rules"]
+    hand, win, rules = loaded.hand, loaded.win, loaded.rules
     melds = declared_melds(hand)
     readings = arrangements(hand.tiles, melds, hand.winning_tile, not win.self_drawn)
     for arrangement in readings:

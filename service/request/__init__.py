@@ -24,6 +24,7 @@ from .limits import (
     MAX_VALUE,
 )
 from .loading import load, loader
+from .models import ScoreRequest
 from .schemas import (
     BatchRequestSchema,
     ClaimRequestSchema,
@@ -53,6 +54,7 @@ __all__ = [
     "PatternsQuerySchema",
     "ProfileSchema",
     "RulesSchema",
+    "ScoreRequest",
     "ScoreRequestSchema",
     "SettleRequestSchema",
     "WaitsRequestSchema",

@@ -7,8 +7,9 @@ from typing import Any, Final
 
 from ..domain import tiles as t
 from ..domain.claims import Entry
-from ..domain.hand import Hand, MeldSpec, Win
+from ..domain.hand import Hand, MeldSpec, Rules, Value, Win
 from ..domain.memo import Memo
+from ..domain.rulesets import DEFAULT
 from ..domain.sheets import SheetHand
 from .limits import MAX_TILE_LIST, MAX_TILE_STRING
 
@@ -114,6 +115,26 @@ def make_claimed_win(
         pay_as_self_draw=pay_as_self_draw,
         go_around=tuple(go_around),
     )
+
+
+class ScoreRequest(Value):
+    """A score request loaded: the won hand, its win, the rules, and whether to explain.
+    An object rather than a dict: compiled, its fields are read directly, and it is made
+    from the fields' values as they are loaded, with no dict built on the way."""
+
+    FIELDS = ("hand", "win", "rules", "explain")
+
+    def __init__(self, hand: Hand, win: Win, rules: Rules, explain: bool) -> None:
+        self.hand: Final = hand
+        self.win: Final = win
+        self.rules: Final = rules
+        self.explain: Final = explain
+
+
+def make_score_request(
+    hand: Hand, win: Win, rules: Rules = DEFAULT, explain: bool = False
+) -> ScoreRequest:
+    return ScoreRequest(hand, win, rules, explain)
 
 
 def make_entry(id: str, count: int | None = None) -> Entry:

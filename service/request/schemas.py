@@ -273,7 +273,8 @@ class ScoredHandSchema(Schema):
     win = fields.Nested(WinSchema, required=True)
 
 
-class ScoreRequestSchema(ScoredHandSchema):
+class ScoreRequestSchema(ScoredHandSchema, _Model):
+    model = staticmethod(models.make_score_request)
     rules = fields.Nested(RulesSchema, load_default=Rules)
     explain = Bool(load_default=False)
 
