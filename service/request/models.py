@@ -132,9 +132,12 @@ class ScoreRequest(Value):
 
 
 def make_score_request(
-    hand: Hand, win: Win, rules: Rules = DEFAULT, explain: bool = False
+    hand: Hand,
+    win: Win,
+    rules: Rules | None = None,  # not DEFAULT: compiled, only a literal keeps the signature
+    explain: bool = False,
 ) -> ScoreRequest:
-    return ScoreRequest(hand, win, rules, explain)
+    return ScoreRequest(hand, win, DEFAULT if rules is None else rules, explain)
 
 
 def make_entry(id: str, count: int | None = None) -> Entry:
