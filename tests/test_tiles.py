@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from service.domain import tiles as t
 
@@ -53,3 +55,14 @@ def test_a_long_bad_value_is_quoted_short() -> None:
     with pytest.raises(t.TileError) as error:
         t.parse(["x" * 10_000])
     assert len(str(error.value)) < 200
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.lists(st.integers(0, t.KINDS - 1), min_size=1, max_size=18))
+def test_a_hand_is_written_from_its_suit_keys_as_compact_and_glyphs_write_it(
+    tiles: list[int],
+) -> None:
+    # At most four of a kind, as in any hand the service writes; most suits are new to the
+    # table of written suits, so each is written from its key.
+    held = tuple(tile for tile in tiles if tiles.count(tile) <= 4)
+    assert t.written(t.suit_keys(held)) == (t.compact(held), t.glyphs(held))
