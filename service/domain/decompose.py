@@ -244,7 +244,7 @@ class SuitReading:
 # winning suit (18,874, the most readings first) holds 6.5 MiB (tracemalloc, 361 B a suit):
 # their sets are the shared melds of _HELD.
 _SUIT_SETS: Final[Memo[int, tuple[SuitReading, ...]]] = Memo(20_000)
-_SUIT_READINGS: Final[Memo[tuple[tuple[int, ...], bool, int], tuple[_Reading, ...]]] = Memo(40_000)
+_SUIT_READINGS: Final[Memo[int, tuple[_Reading, ...]]] = Memo(40_000)
 
 
 def _suit_sets(key: int) -> tuple[SuitReading, ...]:
@@ -255,7 +255,7 @@ def _suit_sets(key: int) -> tuple[SuitReading, ...]:
     suit = t.key_suit(key)
     base = suit * 9
     readings = []
-    for pair, sets in _suit_readings(tuple(t.suit_counts(key)), suit < 3):
+    for pair, sets in _suit_readings(key & t.FACES, suit < 3):
         melds = tuple(_HELD[CHOW if is_chow else PUNG][base + offset] for is_chow, offset in sets)
         chows = tuple(sorted(meld.tile for meld in melds if meld.kind == CHOW))
         triplets = tuple(sorted(meld.tile for meld in melds if meld.kind != CHOW))
@@ -264,40 +264,50 @@ def _suit_sets(key: int) -> tuple[SuitReading, ...]:
     return _SUIT_SETS.put(key, tuple(readings))
 
 
-def _suit_readings(counts: tuple[int, ...], runs: bool, start: int = 0) -> tuple[_Reading, ...]:
-    """Every split of one suit's counts into pungs, chows (if ``runs``) and at most one pair.
+def _suit_readings(counts: int, runs: bool) -> tuple[_Reading, ...]:
+    """Every split of one suit's counts (its key without the suit: ``tiles.FACE_BITS`` a
+    face) into pungs, chows (if ``runs``) and at most one pair.
 
     The lowest tile left must start something; choosing at once how many chows, whether a
-    pung and whether the pair start there makes every reading come out exactly once.
+    pung and whether the pair start there makes every reading come out exactly once. The
+    counts left are an int too, so that each step's key is one (a tuple of nine counts
+    costs its hash and comparisons).
     """
-    while start < len(counts) and counts[start] == 0:
-        start += 1
-    if start == len(counts):
-        return ((-1, ()),)
-    key = (counts, runs, start)
+    if not counts:
+        return _NOTHING_LEFT
+    key = counts << 1 | runs
     found = _SUIT_READINGS.get(key)
     if found is not None:
         return found
-    here = counts[start]
+    start = 0
+    while not counts >> t.FACE_BITS * start & _FACE:
+        start += 1
+    here = counts >> t.FACE_BITS * start & _FACE
     readings: list[_Reading] = []
     for pung in (1, 0):
         for pair in (0, 1):
             chows = here - 3 * pung - 2 * pair
             if chows < 0 or (chows and not runs):
                 continue
-            rest = list(counts)
-            rest[start] = 0
+            rest = counts - (here << t.FACE_BITS * start)
             if chows:
-                if start > 6 or rest[start + 1] < chows or rest[start + 2] < chows:
+                if (
+                    start > 6
+                    or rest >> t.FACE_BITS * (start + 1) & _FACE < chows
+                    or rest >> t.FACE_BITS * (start + 2) & _FACE < chows
+                ):
                     continue
-                rest[start + 1] = rest[start + 1] - chows
-                rest[start + 2] = rest[start + 2] - chows
+                rest -= chows * (t.PLACE[start + 1] + t.PLACE[start + 2])
             sets = ((False, start),) * pung + ((True, start),) * chows
-            for rest_pair, rest_sets in _suit_readings(tuple(rest), runs, start + 1):
+            for rest_pair, rest_sets in _suit_readings(rest, runs):
                 if pair and rest_pair >= 0:
                     continue
                 readings.append((start if pair else rest_pair, sets + rest_sets))
     return _SUIT_READINGS.put(key, tuple(readings))
+
+
+_FACE: Final = (1 << t.FACE_BITS) - 1  # one face's count in a key
+_NOTHING_LEFT: Final[tuple[_Reading, ...]] = ((-1, ()),)
 
 
 class _Declared:

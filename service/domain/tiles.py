@@ -326,11 +326,6 @@ def key_suit(key: int) -> int:
     return key >> SUIT_SHIFT
 
 
-def suit_counts(key: int) -> list[int]:
-    """The nine counts of a suit key."""
-    return [key >> FACE_BITS * face & 63 for face in range(9)]
-
-
 def written(keys: SuitKeys) -> tuple[str, str]:
     """A hand's tiles, from their suit keys (at most four of a kind), as ``compact`` and
     ``glyphs`` write them.
