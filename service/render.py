@@ -99,9 +99,10 @@ def _shape(arrangement: Arrangement, into: dict[str, Any]) -> None:
     if arrangement.form == "standard":
         winning = arrangement.winning
         won = -1 if winning is None else winning
-        into["sets"] = [
-            _SET_LINES[meld.code][index == won] for index, meld in enumerate(arrangement.sets)
-        ]
+        sets = arrangement.sets
+        # By index, not enumerate: compiled, a comprehension over enumerate builds a tuple
+        # per set.
+        into["sets"] = [_SET_LINES[sets[index].code][index == won] for index in range(len(sets))]
         into["pair"] = t.repeated(arrangement.pair, 2)
     elif arrangement.form == "seven_pairs":
         into["pairs"] = [t.repeated(tile, 2) for tile in arrangement.pairs]
