@@ -113,7 +113,7 @@ def payments(value: int, win: Win, rules: Rules) -> dict[str, int]:
         own = other = scheme.self_draw(value, rules.standard_value)
     else:
         own, other = scheme.discard(value, rules.standard_value)
-    result = {"E": 0, "S": 0, "W": 0, "N": 0}  # seat order, as the response lists them
+    result = _NOBODY_PAID.copy()  # a copy costs about a third of a dict built key by key
     received = 0
     for seat in SEATS:
         if seat != win.seat:
@@ -123,6 +123,8 @@ def payments(value: int, win: Win, rules: Rules) -> dict[str, int]:
     result[win.seat] = received
     return _PAID.put(key, result)
 
+
+_NOBODY_PAID: Final = {"E": 0, "S": 0, "W": 0, "N": 0}  # seat order, as the response lists them
 
 # Bounded, since clients choose the values and standard values (~450 bytes each).
 _PAID: Final[Memo[tuple[int, str, int, str, str | None], dict[str, int]]] = Memo(4096)
