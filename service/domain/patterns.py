@@ -402,9 +402,9 @@ def _identical(size: int, groups: int = 1) -> Predicate:
         if len(chows) < size * groups:
             return None
         doubled = [
-            chows[i]
-            for i in range(len(chows) - size + 1)  # not enumerate: compiled, a tuple per chow
-            if chows[i + size - 1] == chows[i] and (i == 0 or chows[i - 1] != chows[i])
+            tile
+            for i, tile in enumerate(chows[: len(chows) - size + 1])
+            if chows[i + size - 1] == tile and (i == 0 or chows[i - 1] != tile)
         ]
         if len(doubled) < groups:
             return None
