@@ -99,10 +99,13 @@ def _shape(arrangement: Arrangement, into: dict[str, Any]) -> None:
     if arrangement.form == "standard":
         winning = arrangement.winning
         won = -1 if winning is None else winning
-        sets = arrangement.sets
-        # By index, not enumerate: compiled, a comprehension over enumerate builds a tuple
-        # per set.
-        into["sets"] = [_SET_LINES[sets[index].code][index == won] for index in range(len(sets))]
+        lines = []
+        for index, meld in enumerate(arrangement.sets):
+            # Not ``[index == won]``: compiled, a pair of lines is a C struct, boxed into a
+            # tuple to be read at an index known only when it runs.
+            line = _SET_LINES[meld.code]
+            lines.append(line[1] if index == won else line[0])
+        into["sets"] = lines
         into["pair"] = t.repeated(arrangement.pair, 2)
     elif arrangement.form == "seven_pairs":
         into["pairs"] = [t.repeated(tile, 2) for tile in arrangement.pairs]
