@@ -44,14 +44,16 @@ class Arrangement:
 
     ``sets`` (standard form) holds the declared melds and the sets formed from the held tiles;
     ``winning`` is the index of the set the winning tile completed, or None when it completed
-    the pair or the hand is irregular. ``pairs`` is the Seven Pairs reading. ``chows`` (their
-    lowest tiles) and ``triplets`` (pung and kong tiles), sorted, and the same as masks, come
-    with the suits' readings (``SuitReading``) because every pattern predicate asks for them;
-    ``features`` and ``plan_bits`` pick the patterns worth asking (``features.py``).
+    the pair or the hand is irregular. ``pairs`` is the Seven Pairs reading. How many chows
+    and triplets (pungs and kongs) it holds, and their tiles as masks (bit n set for a chow
+    from, a triplet of, tile n), come with the suits' readings (``SuitReading``) because
+    every pattern predicate asks for them; ``features`` and ``plan_bits`` pick the patterns
+    worth asking (``features.py``).
     """
 
-    __slots__ = ("chow_mask", "chows", "concealed_triplets", "features", "form", "pair", "pairs",
-                 "plan_bits", "sets", "triplet_mask", "triplets", "winning")  # fmt: skip
+    __slots__ = ("chow_count", "chow_mask", "concealed_triplets", "features", "form",
+                 "pair", "pairs", "plan_bits", "sets", "triplet_count", "triplet_mask",
+                 "winning")  # fmt: skip
 
     def __init__(
         self,
@@ -60,8 +62,8 @@ class Arrangement:
         pair: int = -1,
         pairs: tuple[int, ...] = (),
         winning: int | None = None,
-        chows: tuple[int, ...] = (),
-        triplets: tuple[int, ...] = (),
+        chow_count: int = 0,
+        triplet_count: int = 0,
         concealed: int = 0,
         chow_mask: int = 0,
         triplet_mask: int = 0,
@@ -71,12 +73,11 @@ class Arrangement:
         self.pair = pair
         self.pairs = pairs
         self.winning = winning
-        self.chows = chows
-        self.triplets = triplets
+        self.chow_count = chow_count
+        self.triplet_count = triplet_count
         self.concealed_triplets = concealed
         self.chow_mask = chow_mask
         self.triplet_mask = triplet_mask
-        chow_count, triplet_count = len(chows), len(triplets)
         self.features = (
             (CHOWS_2 if chow_count >= 2 else 0)
             | (CHOWS_3 if chow_count >= 3 else 0)
@@ -85,11 +86,17 @@ class Arrangement:
             | (TRIPLETS_3 if triplet_count >= 3 else 0)
             | (TRIPLETS_4 if triplet_count == 4 else 0)
             | (CONCEALED_2 if concealed >= 2 else 0)
-            | (HONOUR_TRIPLET if triplet_count and triplets[-1] >= t.EAST else 0)
+            | (HONOUR_TRIPLET if triplet_mask >> t.EAST else 0)
             | (ORPHAN_PAIR if pair in _ORPHANS else 0)
             | (CHOWS_TWICE if chow_count >= 2 and _count(chow_mask) < chow_count else 0)
         )
         self.plan_bits = _FORM_BITS[form]
+
+    @property
+    def chows(self) -> list[int]:
+        """The chows' lowest tiles, in order (identical chows side by side): built when a
+        pattern asks, which few do."""
+        return sorted([meld.tile for meld in self.sets if meld.kind == CHOW])
 
 
 _FORM_BITS: Final[dict[str, int]] = {
@@ -118,8 +125,8 @@ def arrangements(
     declared = _Declared(melds) if melds else _NO_MELDS
     found = [
         arrangement
-        for reading in _standard(keys)
-        for arrangement in _completions(reading, declared, winning_tile, on_discard)
+        for parts in _standard(keys)
+        for arrangement in _completions(parts, declared, winning_tile, on_discard)
     ]
     if not melds:
         if _paired(keys):
@@ -173,71 +180,72 @@ def is_winning(counts: list[int], melds: int, forms: Collection[Form] = ALL_FORM
     )
 
 
-def _standard(keys: t.SuitKeys) -> list[SuitReading]:
-    """Every standard reading of the held tiles, from their suit keys: the suits' readings
-    combined (``SuitReading.joined``), suit by suit (compiled, a loop over a fixed tuple
-    goes through the generic iterator)."""
+def _standard(keys: t.SuitKeys) -> list[list[SuitReading]]:
+    """Every standard reading of the held tiles, as one reading of each suit held, exactly
+    one of them with the pair; from their suit keys, suit by suit (compiled, a loop over a
+    fixed tuple goes through the generic iterator).
+
+    The suits' readings are not joined into one object: an arrangement is made from them
+    directly (``_completions``), which makes no object per suit on the way.
+    """
     m, p, s, z = keys
-    found = _with_suit(_with_suit(_with_suit(_with_suit(None, m), p), s), z)
-    if found is None:
+    suits: list[tuple[SuitReading, ...]] = []
+    if not (_held(suits, m) and _held(suits, p) and _held(suits, s) and _held(suits, z)):
         return []
-    return [reading for reading in found if reading.pair >= 0]
+    # Most hands read one way in each suit: then the one reading is the suits' own.
+    found: list[list[SuitReading]] = [[]]
+    for readings in suits:
+        if len(readings) == 1:
+            for parts in found:
+                parts.append(readings[0])
+        else:
+            found = [[*parts, reading] for parts in found for reading in readings]
+    return [parts for parts in found if _pairs(parts) == 1]
 
 
-def _with_suit(found: list[SuitReading] | None, key: int) -> list[SuitReading] | None:
-    """The readings ``found`` so far (None before the first suit held) joined with those of
-    the suit of ``key``: none, if that suit or one before cannot be read."""
+def _held(suits: list[tuple[SuitReading, ...]], key: int) -> bool:
+    """Adds the readings of the suit of ``key`` to ``suits``, if it holds any tile; False if
+    it holds some but they read no way."""
     if not key & t.FACES:
-        return found  # an empty suit reads one way, with nothing in it
+        return True
     readings = _suit_sets(key)
-    if found is None or not readings:
-        return list(readings)
-    # A suit reads with a pair only when it holds 3n + 2 tiles; several suits may (22m
-    # 33p 11s ...), but a standard hand takes exactly one pair.
-    return [
-        reading.joined(other)
-        for reading in found
-        for other in readings
-        if reading.pair < 0 or other.pair < 0
-    ]
+    suits.append(readings)
+    return bool(readings)
+
+
+def _pairs(parts: list[SuitReading]) -> int:
+    """How many of the suits' readings hold a pair."""
+    pairs = 0
+    for part in parts:
+        if part.pair >= 0:
+            pairs += 1
+    return pairs
 
 
 class SuitReading:
-    """A reading of one suit, or of several combined, with what every pattern asks of it:
-    the pair's tile (-1 for none), the sets, the chows' and the triplets' tiles (sorted: the
-    suits come in order) and the same as masks (bit n set for a chow from, a triplet of,
-    tile n). A class rather than a tuple: compiled, its fields are read directly, where a
-    tuple's are checked and unboxed one by one.
+    """A reading of one suit, with what every pattern asks of it: the pair's tile (-1 for
+    none), the sets, how many chows and triplets, and their tiles as masks (bit n set for a
+    chow from, a triplet of, tile n). A class rather than a tuple: compiled, its fields are
+    read directly, where a tuple's are checked and unboxed one by one.
     """
 
-    __slots__ = ("chow_mask", "chows", "pair", "sets", "triplet_mask", "triplets")
+    __slots__ = ("chow_count", "chow_mask", "pair", "sets", "triplet_count", "triplet_mask")
 
-    def __init__(
-        self,
-        pair: int,
-        sets: tuple[Meld, ...],
-        chows: tuple[int, ...],
-        triplets: tuple[int, ...],
-        chow_mask: int,
-        triplet_mask: int,
-    ) -> None:
+    def __init__(self, pair: int, sets: tuple[Meld, ...]) -> None:
         self.pair: Final = pair
         self.sets: Final = sets
-        self.chows: Final = chows
-        self.triplets: Final = triplets
+        chow_count = triplet_count = chow_mask = triplet_mask = 0
+        for meld in sets:
+            if meld.kind == CHOW:
+                chow_count += 1
+                chow_mask |= 1 << meld.tile
+            else:
+                triplet_count += 1
+                triplet_mask |= 1 << meld.tile
+        self.chow_count: Final = chow_count
+        self.triplet_count: Final = triplet_count
         self.chow_mask: Final = chow_mask
         self.triplet_mask: Final = triplet_mask
-
-    def joined(self, other: SuitReading) -> SuitReading:
-        """This reading and one of a later suit, as one."""
-        return SuitReading(
-            self.pair if self.pair >= 0 else other.pair,
-            self.sets + other.sets,
-            self.chows + other.chows,
-            self.triplets + other.triplets,
-            self.chow_mask | other.chow_mask,
-            self.triplet_mask | other.triplet_mask,
-        )
 
 
 # Sizes from measurement: 10,000 distinct bench hands fill 3,630 and 5,017 entries; every
@@ -257,10 +265,7 @@ def _suit_sets(key: int) -> tuple[SuitReading, ...]:
     readings = []
     for pair, sets in _suit_readings(key & t.FACES, suit < 3):
         melds = tuple(_HELD[CHOW if is_chow else PUNG][base + offset] for is_chow, offset in sets)
-        chows = tuple(sorted(meld.tile for meld in melds if meld.kind == CHOW))
-        triplets = tuple(sorted(meld.tile for meld in melds if meld.kind != CHOW))
-        pair_tile = base + pair if pair >= 0 else -1
-        readings.append(SuitReading(pair_tile, melds, chows, triplets, mask(chows), mask(triplets)))
+        readings.append(SuitReading(base + pair if pair >= 0 else -1, melds))
     return _SUIT_SETS.put(key, tuple(readings))
 
 
@@ -314,23 +319,22 @@ class _Declared:
     """A hand's declared melds, with their chows, triplets and concealed kongs counted once
     for all its readings."""
 
-    __slots__ = ("chow_mask", "chows", "concealed", "melds", "triplet_mask", "triplets")
+    __slots__ = ("chow_count", "chow_mask", "concealed", "melds", "triplet_count",
+                 "triplet_mask")  # fmt: skip
 
     def __init__(self, melds: tuple[Meld, ...]) -> None:
-        chows: list[int] = []
-        triplets: list[int] = []
-        concealed = chow_mask = triplet_mask = 0
+        chow_count = triplet_count = concealed = chow_mask = triplet_mask = 0
         for meld in melds:  # a plain loop: compiled, generators cost more than the work
             if meld.kind == CHOW:
-                chows.append(meld.tile)
+                chow_count += 1
                 chow_mask |= 1 << meld.tile
             else:
-                triplets.append(meld.tile)
+                triplet_count += 1
                 triplet_mask |= 1 << meld.tile
                 concealed += meld.concealed
         self.melds: Final = melds
-        self.chows: Final = tuple(chows)
-        self.triplets: Final = tuple(triplets)
+        self.chow_count: Final = chow_count
+        self.triplet_count: Final = triplet_count
         self.concealed: Final = concealed
         self.chow_mask: Final = chow_mask
         self.triplet_mask: Final = triplet_mask
@@ -340,22 +344,31 @@ _NO_MELDS: Final = _Declared(())  # shared by the hands that declare none (four 
 
 
 def _completions(
-    reading: SuitReading, declared: _Declared, winning_tile: int, on_discard: bool
+    parts: list[SuitReading], declared: _Declared, winning_tile: int, on_discard: bool
 ) -> list[Arrangement]:
-    pair, sets, chows, triplets = reading.pair, reading.sets, reading.chows, reading.triplets
-    chow_mask = reading.chow_mask | declared.chow_mask
-    triplet_mask = reading.triplet_mask | declared.triplet_mask
-    concealed = len(triplets) + declared.concealed  # held triplets are concealed, so far
-    if declared.melds:
-        if declared.chows:
-            chows = tuple(sorted(declared.chows + chows))
-        if declared.triplets:
-            triplets = tuple(sorted(declared.triplets + triplets))
+    """The arrangements of one reading of the held tiles (a reading of each suit held) with
+    the declared melds: one for each distinct set the winning tile may have completed."""
+    sets = list(declared.melds)
+    offset = len(sets)
+    pair = -1
+    chow_count, triplet_count = declared.chow_count, declared.triplet_count
+    chow_mask, triplet_mask = declared.chow_mask, declared.triplet_mask
+    for part in parts:
+        sets.extend(part.sets)
+        if part.pair >= 0:
+            pair = part.pair
+        chow_count += part.chow_count
+        triplet_count += part.triplet_count
+        chow_mask |= part.chow_mask
+        triplet_mask |= part.triplet_mask
+    # Held triplets are concealed, so far.
+    concealed = triplet_count - declared.triplet_count + declared.concealed
     slots: list[int | None] = [None] if pair == winning_tile else []
     last: Meld | None = None
-    for index, meld in enumerate(sets):
+    for index in range(offset, len(sets)):
         if slots and not on_discard:
             break  # on a self-draw the choice changes nothing: the first one is taken
+        meld = sets[index]
         if meld.tile <= winning_tile <= meld.tiles[-1]:
             # The same set held twice completes the hand one way; a suit's sets come in
             # order of their lowest tile, pungs first, so two alike stand side by side.
@@ -363,9 +376,8 @@ def _completions(
                 slots.append(index)
             last = meld
     found = []
-    offset = len(declared.melds)
     for slot in slots:
-        formed, exposed = sets, 0
+        formed, exposed = tuple(sets), 0
         if slot is not None and on_discard:
             completed = _EXPOSED[sets[slot].kind][sets[slot].tile]
             formed = (*sets[:slot], completed, *sets[slot + 1 :])
@@ -373,11 +385,11 @@ def _completions(
         found.append(
             Arrangement(
                 "standard",
-                sets=declared.melds + formed,
+                sets=formed,
                 pair=pair,
-                winning=None if slot is None else offset + slot,
-                chows=chows,
-                triplets=triplets,
+                winning=slot,
+                chow_count=chow_count,
+                triplet_count=triplet_count,
                 concealed=concealed - exposed,
                 chow_mask=chow_mask,
                 triplet_mask=triplet_mask,

@@ -240,7 +240,7 @@ def _triplet(tile: int) -> str:
 
 def all_sequences(arrangement: Arrangement, hand: Situation) -> Hit | None:
     """平和 All Sequences: four chows; nothing asked of the pair, the wait or concealment."""
-    if arrangement.triplets:
+    if arrangement.triplet_count:
         return None
     return Hit(1, f"four chows: {_sets(arrangement)}")
 
@@ -361,7 +361,7 @@ _ONLY_HONOURS: Final = Hit(1, "honour tiles only")
 
 def all_triplets(arrangement: Arrangement, hand: Situation) -> Hit | None:
     """對對和 All Triplets: four pungs or kongs."""
-    if arrangement.chows:
+    if arrangement.chow_count:
         return None
     return Hit(1, f"four triplets: {_sets(arrangement)}")
 
@@ -429,15 +429,17 @@ def three_similar_sequences(arrangement: Arrangement, hand: Situation) -> Hit | 
 def small_three_similar_triplets(arrangement: Arrangement, hand: Situation) -> Hit | None:
     """三色小同刻 Small Three Similar Triplets: two suits' triplets, the pair in the third."""
     pair = arrangement.pair
-    if len(arrangement.triplets) < 2 or t.is_honour(pair):
+    if arrangement.triplet_count < 2 or t.is_honour(pair):
         return None
     number = t.number(pair)
-    suits = [
-        t.suit(tile) for tile in arrangement.triplets if tile < t.EAST and t.number(tile) == number
-    ]
-    if len(suits) != 2 or t.suit(pair) in suits:
+    # The triplets of the pair's number: bit 0, 9 or 18 for the suit each is of.
+    suits = arrangement.triplet_mask >> number - 1 & SUIT_STARTS
+    if suits not in _TWO_SUITS or suits >> 9 * t.suit(pair) & 1:
         return None
     return Hit(1, f"triplets of {number} in two suits, pair {_pair(arrangement)}")
+
+
+_TWO_SUITS: Final = frozenset({1 | 1 << 9, 1 | 1 << 18, 1 << 9 | 1 << 18})
 
 
 def three_similar_triplets(arrangement: Arrangement, hand: Situation) -> Hit | None:
