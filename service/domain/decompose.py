@@ -21,7 +21,12 @@ from .features import (
     HONOUR_TRIPLET,
     ORPHAN_PAIR,
     SEVEN_PAIRS,
+    SIMILAR_CHOWS,
+    SIMILAR_TRIPLETS,
+    STRAIGHT,
+    TERMINAL_SETS,
     THIRTEEN_TERMINALS,
+    TRIPLET_RUN,
     TRIPLETS_2,
     TRIPLETS_3,
     TRIPLETS_4,
@@ -89,6 +94,11 @@ class Arrangement:
             | (HONOUR_TRIPLET if triplet_mask >> t.EAST else 0)
             | (ORPHAN_PAIR if pair in _ORPHANS else 0)
             | (CHOWS_TWICE if chow_count >= 2 and _count(chow_mask) < chow_count else 0)
+            | (SIMILAR_CHOWS if chow_mask & chow_mask >> 9 & chow_mask >> 18 & _CHARACTERS else 0)
+            | (STRAIGHT if chow_mask & chow_mask >> 3 & chow_mask >> 6 & SUIT_STARTS else 0)
+            | (SIMILAR_TRIPLETS if _similar(triplet_mask & NUMBERS) else 0)
+            | (TRIPLET_RUN if triplet_mask & triplet_mask >> 1 & triplet_mask >> 2 & RUNS else 0)
+            | (0 if chow_mask & ~TERMINAL_CHOWS or triplet_mask & ~_ORPHAN_KINDS else TERMINAL_SETS)
         )
         self.plan_bits = _FORM_BITS[form]
 
@@ -97,6 +107,25 @@ class Arrangement:
         """The chows' lowest tiles, in order (identical chows side by side): built when a
         pattern asks, which few do."""
         return sorted([meld.tile for meld in self.sets if meld.kind == CHOW])
+
+
+# Groups of tiles as masks (``tiles.mask``): bit n for tile n.
+_CHARACTERS: Final = mask(tuple(range(9)))  # the first suit: the others are shifted down to it
+NUMBERS: Final = mask(tuple(range(t.EAST)))
+SUIT_STARTS: Final = mask((0, 9, 18))  # the 1 of each suit
+TERMINAL_CHOWS: Final = mask(tuple(base + offset for base in (0, 9, 18) for offset in (0, 6)))
+# Where ``size`` consecutive triplets of one suit may start: numbers 1 to 10 - size.
+RUN_STARTS: Final = {
+    size: mask(tuple(base + n for base in (0, 9, 18) for n in range(10 - size))) for size in (3, 4)
+}
+RUNS: Final = RUN_STARTS[3]
+
+
+def _similar(triplets: int) -> int:
+    """Whether some number is a triplet's in two suits or three (a mask of number tiles)."""
+    return (
+        triplets & triplets >> 9 | triplets & triplets >> 18 | triplets >> 9 & triplets >> 18
+    ) & _CHARACTERS
 
 
 _FORM_BITS: Final[dict[str, int]] = {

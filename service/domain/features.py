@@ -35,10 +35,28 @@ ONLY_HONOURS: Final = 1 << 16
 BONUS_HELD: Final = 1 << 18  # a flower or a season
 FOUR_BONUS: Final = 1 << 19  # four flowers or four seasons
 
-EVERY: Final = (1 << 20) - 1
 
 # Not features but the rest of what picks a plan (``patterns.Table.plan``), so that its key
 # is one int: the reading's form (standard is neither) and the bonus-tile mod.
 SEVEN_PAIRS: Final = 1 << 20
 THIRTEEN_TERMINALS: Final = 1 << 21
 BONUS_TILES: Final = 1 << 22
+
+# Asked before each predicate is called rather than keying plans (``patterns.Step.checks``):
+# each is its pattern's own test or close to it, and plans keyed by them would multiply for
+# patterns that seldom hold; a check costs an AND where a call costs a few hundred
+# instructions.
+# Of an arrangement:
+SIMILAR_CHOWS: Final = 1 << 23  # one chow in all three suits
+STRAIGHT: Final = 1 << 24  # 123, 456 and 789 of one suit
+SIMILAR_TRIPLETS: Final = 1 << 25  # triplets of one number in two suits or three
+TRIPLET_RUN: Final = 1 << 26  # triplets of three consecutive numbers of one suit
+TERMINAL_SETS: Final = 1 << 27  # every set holds a terminal or an honour
+# Of the hand: the win's flags one by one.
+LAST_TILE: Final = 1 << 28
+KONG_REPLACEMENT: Final = 1 << 29
+ROBBING_KONG: Final = 1 << 30
+FIRST_TURN: Final = 1 << 31
+
+PLANNED: Final = (1 << 23) - 1  # what keys a plan
+EVERY: Final = (1 << 20) - 1 | (1 << 32) - (1 << 23)  # every feature, no plan bit

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import Final
 
 from . import tiles as t
-from .decompose import ALL_FORMS, Arrangement, Form
+from .decompose import ALL_FORMS, RUN_STARTS, SUIT_STARTS, TERMINAL_CHOWS, Arrangement, Form
 from .features import (
     BONUS_HELD,
     BONUS_TILES,
@@ -23,17 +23,27 @@ from .features import (
     CHOWS_TWICE,
     CONCEALED,
     CONCEALED_2,
+    FIRST_TURN,
     FOUR_BONUS,
     HAS_KONG,
     HONOUR_TRIPLET,
+    KONG_REPLACEMENT,
+    LAST_TILE,
     ONE_SUIT,
     ONLY_HONOURS,
     ONLY_MIDDLE,
     ONLY_ORPHANS,
     ONLY_TERMINALS,
     ORPHAN_PAIR,
+    PLANNED,
+    ROBBING_KONG,
     SEVEN_PAIRS,
+    SIMILAR_CHOWS,
+    SIMILAR_TRIPLETS,
+    STRAIGHT,
+    TERMINAL_SETS,
     THIRTEEN_TERMINALS,
+    TRIPLET_RUN,
     TRIPLETS_2,
     TRIPLETS_3,
     TRIPLETS_4,
@@ -65,12 +75,6 @@ TERMINALS: Final = mask(t.TERMINALS)
 HONOURS: Final = mask(tuple(range(t.EAST, t.KINDS)))
 DRAGONS: Final = mask(t.DRAGONS)
 WINDS: Final = mask(t.WINDS)
-TERMINAL_CHOWS: Final = mask(tuple(base + offset for base in (0, 9, 18) for offset in (0, 6)))
-SUIT_STARTS: Final = mask((0, 9, 18))  # the 1 of each suit
-# Where ``size`` consecutive triplets of one suit may start: numbers 1 to 10 - size.
-RUN_STARTS: Final = {
-    size: mask(tuple(base + n for base in (0, 9, 18) for n in range(10 - size))) for size in (3, 4)
-}
 
 
 def _lowest(bits: int) -> int:
@@ -130,6 +134,10 @@ class Situation:
         self.features = (
             (HAS_KONG if kongs else 0)
             | (WIN_FLAG if flagged else 0)
+            | (LAST_TILE if win.last_tile else 0)
+            | (KONG_REPLACEMENT if win.kong_replacement else 0)
+            | (ROBBING_KONG if win.robbing_kong else 0)
+            | (FIRST_TURN if win.first_turn else 0)
             | (CONCEALED if concealed else 0)
             | (ONE_SUIT if self.suit >= 0 else 0)
             | (0 if held & ~MIDDLE else ONLY_MIDDLE)
@@ -646,22 +654,22 @@ CATALOGUE: tuple[Pattern, ...] = (
     _p("5.1.2", "Two Identical Sequences Twice", "兩般高", "Two different pairs of identical chows.", _identical(2, groups=2), needs=CHOWS_4 | CHOWS_TWICE, example=Example("112233m445566p99s", "9s")),
     _p("5.1.3", "Three Identical Sequences", "一色三同順", "Three identical chows.", _identical(3), needs=CHOWS_3 | CHOWS_TWICE, example=Example("112233m456p55s", "5s", melds=(("chow", "123m"),))),
     _p("5.1.4", "Four Identical Sequences", "一色四同順", "Four identical chows.", _identical(4), needs=CHOWS_4 | CHOWS_TWICE, example=Example("112233m55s", "5s", melds=(("chow", "123m"), ("chow", "123m")))),
-    _p("6.1", "Three Similar Sequences", "三色同順", "The same chow in all three suits.", three_similar_sequences, needs=CHOWS_3, example=Example("123m123p123789s55z", "5z")),
-    _p("6.2.1", "Small Three Similar Triplets", "三色小同刻", "Pungs or kongs of one number in two suits, the pair of that number in the third.", small_three_similar_triplets, needs=TRIPLETS_2, example=Example("222m222p22456789s", "9s")),
-    _p("6.2.2", "Three Similar Triplets", "三色同刻", "Pungs or kongs of one number in all three suits.", three_similar_triplets, needs=TRIPLETS_3, example=Example("222m222p222456s55z", "5z")),
-    _p("7.1", "Nine-Tile Straight", "一氣通貫", "The chows 123, 456 and 789 of one suit.", nine_tile_straight, needs=CHOWS_3, example=Example("123456789m123p55s", "5s")),
-    _p("7.2.1", "Three Consecutive Triplets", "三連刻", "Pungs or kongs of three consecutive numbers of one suit.", _consecutive_triplets(3), needs=TRIPLETS_3, example=Example("333444m789p55s", "5s", melds=(("pung", "222m"),))),
-    _p("7.2.2", "Four Consecutive Triplets", "四連刻", "Pungs or kongs of four consecutive numbers of one suit.", _consecutive_triplets(4), needs=TRIPLETS_4, example=Example("111222333444m55z", "5z")),
-    _p("8.1.1", "Mixed Lesser Terminals", "混全帶么", "Every set and the pair hold a terminal or an honour.", _lesser_terminals(ORPHANS), needs=ORPHAN_PAIR, example=Example("123m789p78999s111z", "1z", seat="S")),
-    _p("8.1.2", "Pure Lesser Terminals", "純全帶么", "Every set and the pair hold a terminal (1 or 9).", _lesser_terminals(TERMINALS), needs=ORPHAN_PAIR, example=Example("123789m789p12399s", "9s")),
+    _p("6.1", "Three Similar Sequences", "三色同順", "The same chow in all three suits.", three_similar_sequences, needs=CHOWS_3 | SIMILAR_CHOWS, example=Example("123m123p123789s55z", "5z")),
+    _p("6.2.1", "Small Three Similar Triplets", "三色小同刻", "Pungs or kongs of one number in two suits, the pair of that number in the third.", small_three_similar_triplets, needs=TRIPLETS_2 | SIMILAR_TRIPLETS, example=Example("222m222p22456789s", "9s")),
+    _p("6.2.2", "Three Similar Triplets", "三色同刻", "Pungs or kongs of one number in all three suits.", three_similar_triplets, needs=TRIPLETS_3 | SIMILAR_TRIPLETS, example=Example("222m222p222456s55z", "5z")),
+    _p("7.1", "Nine-Tile Straight", "一氣通貫", "The chows 123, 456 and 789 of one suit.", nine_tile_straight, needs=CHOWS_3 | STRAIGHT, example=Example("123456789m123p55s", "5s")),
+    _p("7.2.1", "Three Consecutive Triplets", "三連刻", "Pungs or kongs of three consecutive numbers of one suit.", _consecutive_triplets(3), needs=TRIPLETS_3 | TRIPLET_RUN, example=Example("333444m789p55s", "5s", melds=(("pung", "222m"),))),
+    _p("7.2.2", "Four Consecutive Triplets", "四連刻", "Pungs or kongs of four consecutive numbers of one suit.", _consecutive_triplets(4), needs=TRIPLETS_4 | TRIPLET_RUN, example=Example("111222333444m55z", "5z")),
+    _p("8.1.1", "Mixed Lesser Terminals", "混全帶么", "Every set and the pair hold a terminal or an honour.", _lesser_terminals(ORPHANS), needs=ORPHAN_PAIR | TERMINAL_SETS, example=Example("123m789p78999s111z", "1z", seat="S")),
+    _p("8.1.2", "Pure Lesser Terminals", "純全帶么", "Every set and the pair hold a terminal (1 or 9).", _lesser_terminals(TERMINALS), needs=ORPHAN_PAIR | TERMINAL_SETS, example=Example("123789m789p12399s", "9s")),
     _p("8.1.3", "Mixed Greater Terminals", "混么九", "An All Triplets or Seven Pairs hand of terminals and honours only; never Thirteen Terminals.", mixed_greater_terminals, forms=NOT_THIRTEEN, needs=ONLY_ORPHANS, example=Example("111m999p11199s111z", "9s", seat="S")),
     _p("8.1.4", "Pure Greater Terminals", "清么九", "Terminal number tiles (1 and 9) only.", pure_greater_terminals, forms=NOT_THIRTEEN, needs=ONLY_TERMINALS, example=Example("111999m11199p999s", "9p")),
-    _p("9.1.1", "Final Draw", "海底撈月", "A self-drawn win on the last tile of the wall.", _flag(lambda w: w.last_tile and w.self_drawn, "self-drawn last tile"), forms=ANY_FORM, needs=WIN_FLAG, example=Example("123m789p23455s", "4s", seat="S", melds=(("pung", "777z"),), flags=("last_tile",))),
-    _p("9.1.2", "Final Discard", "河底撈魚", "A win on the last discard of the hand.", _flag(lambda w: w.last_tile and not w.self_drawn, "last discard"), forms=ANY_FORM, needs=WIN_FLAG, example=Example("123m789p23455s", "4s", seat="S", melds=(("pung", "777z"),), discarder="W", flags=("last_tile",))),
-    _p("9.2", "Win on Kong", "嶺上開花", "A self-drawn win on a kong's replacement tile.", _flag(lambda w: w.kong_replacement, "kong replacement tile"), forms=ANY_FORM, needs=WIN_FLAG, example=Example("123m789p23455s", "4s", seat="S", melds=(("kong", "7777z"),), flags=("kong_replacement",))),
-    _p("9.3", "Robbing a Kong", "搶槓", "A win on the tile another player adds to a pung to make a kong.", _flag(lambda w: w.robbing_kong, "robbed kong"), forms=ANY_FORM, needs=WIN_FLAG, example=Example("123m789p23455s", "4s", seat="S", melds=(("pung", "777z"),), discarder="W", flags=("robbing_kong",))),
-    _p("9.4.1", "Blessing of Heaven", "天和", "East wins on the dealt 14 tiles.", _flag(lambda w: w.first_turn and w.seat == "E", "East's dealt hand"), forms=ANY_FORM, needs=WIN_FLAG, example=Example("123m789p23455s777z", "4s", flags=("first_turn",))),
-    _p("9.4.2", "Blessing of Earth", "地和", "Another player wins on East's first discard with the dealt 13 tiles.", _flag(lambda w: w.first_turn and w.seat != "E", "East's first discard"), forms=ANY_FORM, needs=WIN_FLAG, example=Example("123m789p23455s777z", "4s", seat="S", discarder="E", flags=("first_turn",))),
+    _p("9.1.1", "Final Draw", "海底撈月", "A self-drawn win on the last tile of the wall.", _flag(lambda w: w.last_tile and w.self_drawn, "self-drawn last tile"), forms=ANY_FORM, needs=WIN_FLAG | LAST_TILE, example=Example("123m789p23455s", "4s", seat="S", melds=(("pung", "777z"),), flags=("last_tile",))),
+    _p("9.1.2", "Final Discard", "河底撈魚", "A win on the last discard of the hand.", _flag(lambda w: w.last_tile and not w.self_drawn, "last discard"), forms=ANY_FORM, needs=WIN_FLAG | LAST_TILE, example=Example("123m789p23455s", "4s", seat="S", melds=(("pung", "777z"),), discarder="W", flags=("last_tile",))),
+    _p("9.2", "Win on Kong", "嶺上開花", "A self-drawn win on a kong's replacement tile.", _flag(lambda w: w.kong_replacement, "kong replacement tile"), forms=ANY_FORM, needs=WIN_FLAG | KONG_REPLACEMENT, example=Example("123m789p23455s", "4s", seat="S", melds=(("kong", "7777z"),), flags=("kong_replacement",))),
+    _p("9.3", "Robbing a Kong", "搶槓", "A win on the tile another player adds to a pung to make a kong.", _flag(lambda w: w.robbing_kong, "robbed kong"), forms=ANY_FORM, needs=WIN_FLAG | ROBBING_KONG, example=Example("123m789p23455s", "4s", seat="S", melds=(("pung", "777z"),), discarder="W", flags=("robbing_kong",))),
+    _p("9.4.1", "Blessing of Heaven", "天和", "East wins on the dealt 14 tiles.", _flag(lambda w: w.first_turn and w.seat == "E", "East's dealt hand"), forms=ANY_FORM, needs=WIN_FLAG | FIRST_TURN, example=Example("123m789p23455s777z", "4s", flags=("first_turn",))),
+    _p("9.4.2", "Blessing of Earth", "地和", "Another player wins on East's first discard with the dealt 13 tiles.", _flag(lambda w: w.first_turn and w.seat != "E", "East's first discard"), forms=ANY_FORM, needs=WIN_FLAG | FIRST_TURN, example=Example("123m789p23455s777z", "4s", seat="S", discarder="E", flags=("first_turn",))),
     _p("10.1", "Thirteen Terminals", "十三么九", "One of each terminal and honour, plus a pair of one of them.", _form("one of each terminal and honour"), forms=frozenset({"thirteen_terminals"}), example=Example("19m19p19s12345677z", "7z")),
     _p("10.2", "Seven Pairs", "七對子", "Seven pairs; four alike not declared as a kong are two pairs.", _form("seven pairs"), forms=frozenset({"seven_pairs"}), example=Example("1155m2288p3399s66z", "6z")),
     _p("11.1.1", "Improper Flower/Season", "偏花", "Bonus-tile mod: each flower or season not proper to the winner's seat.", _proper(False), forms=ANY_FORM, stacks=True, needs=BONUS_HELD, example=Example("123m789p23455s", "4s", seat="E", melds=(("pung", "777z"),), flowers=(2,))),
@@ -682,7 +690,7 @@ class Step:
     whether it is a bonus tile's. A class rather than a tuple: compiled, its fields are read
     directly."""
 
-    __slots__ = ("bonus", "forms", "needs", "pattern", "predicate", "stacks", "value")
+    __slots__ = ("bonus", "checks", "forms", "needs", "pattern", "predicate", "stacks", "value")
 
     def __init__(self, pattern: Pattern, value: int, forms: frozenset[Form]) -> None:
         self.pattern: Final = pattern
@@ -690,7 +698,9 @@ class Step:
         self.value: Final = value
         self.stacks: Final = pattern.stacks
         self.forms: Final = forms
-        self.needs: Final = pattern.needs
+        # Its needs split: those a plan is made by, and those checked before each call.
+        self.needs: Final = pattern.needs & PLANNED
+        self.checks: Final = pattern.needs & ~PLANNED
         self.bonus: Final = pattern.bonus
 
 

@@ -7,6 +7,7 @@ from typing import Final, Literal
 from . import tiles as t
 from .decompose import Arrangement, arrangements
 from .errors import NotAWinningHand, ScoringError
+from .features import PLANNED
 from .hand import Hand, Meld, Rules, Win, check_context, check_winning_tile, declared_melds
 from .patterns import Example, Pattern, Situation
 
@@ -64,13 +65,17 @@ class Score:
 def held_patterns(arrangement: Arrangement, hand: Situation) -> list[Counted]:
     """The patterns this arrangement holds, in id order: one per series but bonus tiles."""
     table = hand.table
-    key = arrangement.features | hand.features | arrangement.plan_bits | hand.plan_bits
+    features = arrangement.features | hand.features
+    key = features & PLANNED | arrangement.plan_bits | hand.plan_bits
     plan = table.plans.get(key)
     if plan is None:
         plan = table.plan(key)
     found = []
     for series in plan:
         for step in series:
+            checks = step.checks
+            if checks & features != checks:
+                continue
             hit = step.predicate(arrangement, hand)
             if hit is not None:
                 found.append(Counted(step.pattern, step.value, hit.times, hit.reason))
