@@ -359,7 +359,7 @@ def visible(held: tuple[int, ...], melds: tuple[Meld, ...]) -> list[int]:
 
 
 def check_winning_tile(hand: Hand) -> None:
-    if hand.winning_tile not in hand.tiles:
+    if not hand.kinds >> hand.winning_tile & 1:  # the mask, not the tiles: no int boxed
         raise InvalidHand.at(
             "hand.winning_tile",
             f"{t.repeated(hand.winning_tile)} is not among hand.tiles; list the winning tile"
