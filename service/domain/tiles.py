@@ -353,18 +353,50 @@ def _suit_written(key: int, text: str, shown: str) -> tuple[str, str]:
 
 
 def _suit_text(key: int) -> tuple[str, str]:
-    """A suit's tiles as ``compact`` and ``glyphs`` write them, from its key: each face's
-    digit and glyph repeated as often as it is held, in face order (no list of tiles to sort:
-    a hand not seen before writes a suit not seen before about once in four)."""
-    base = key_suit(key) * 9
+    """A suit's tiles as ``compact`` and ``glyphs`` write them, from its key: three faces at
+    a time, each three read from a table of the ways they can be held (``_THREES``). A hand
+    not seen before writes a suit not seen before about once in four."""
+    suit = key_suit(key)
     digits = []
     shown = []
-    for face in range(9):
-        copies = key >> FACE_BITS * face & 63
-        if copies:
-            digits.append(_DIGITS[base + face] * copies)
-            shown.append(GLYPHS[base + face] * copies)
-    return "".join(digits) + SUITS[base // 9], "".join(shown)
+    for group in range(3):
+        counts = key >> _GROUP_BITS * group & _THREE_FACES
+        if counts:
+            # The three counts (0 to 4) read as a number in base 5.
+            index = (3 * suit + group) * 125 + (
+                (counts & _FACE) + 5 * (counts >> FACE_BITS & _FACE) + 25 * (counts >> _TWO)
+            )
+            digits.append(_THREES[index])
+            shown.append(_THREES_SHOWN[index])
+    digits.append(SUITS[suit])
+    return "".join(digits), "".join(shown)
+
+
+_FACE: Final = (1 << FACE_BITS) - 1
+_TWO: Final = 2 * FACE_BITS
+_GROUP_BITS: Final = 3 * FACE_BITS
+_THREE_FACES: Final = (1 << _GROUP_BITS) - 1
+
+
+def _threes(faces: tuple[str, ...]) -> tuple[str, ...]:
+    """For each suit and group of three faces (0-2, 3-5, 6-8), every way they can be held,
+    0 to 4 of each (125), written with ``faces`` (a string per tile): 1,500 short strings.
+    The honours' last group holds one face; its other counts are never asked for."""
+    written = []
+    for suit in range(4):
+        for group in range(3):
+            first = 9 * suit + 3 * group
+            for index in range(125):
+                counts = (index % 5, index // 5 % 5, index // 25)
+                written.append(
+                    "".join([faces[first + face] * n
+                             for face, n in enumerate(counts) if first + face < KINDS])
+                )  # fmt: skip
+    return tuple(written)
+
+
+_THREES: Final = _threes(_DIGITS)
+_THREES_SHOWN: Final = _threes(GLYPHS)
 
 
 _WRITTEN: Final[Memo[int, tuple[str, str]]] = Memo(20_000)
