@@ -102,12 +102,6 @@ class Arrangement:
         )
         self.plan_bits = _FORM_BITS[form]
 
-    @property
-    def chows(self) -> list[int]:
-        """The chows' lowest tiles, in order (identical chows side by side): built when a
-        pattern asks, which few do."""
-        return sorted([meld.tile for meld in self.sets if meld.kind == CHOW])
-
 
 # Groups of tiles as masks (``tiles.mask``): bit n for tile n.
 _CHARACTERS: Final = mask(tuple(range(9)))  # the first suit: the others are shifted down to it

@@ -406,17 +406,21 @@ def _identical(size: int, groups: int = 1) -> Predicate:
     chows each held ``size`` times."""
 
     def predicate(arrangement: Arrangement, hand: Situation) -> Hit | None:
-        chows = arrangement.chows  # sorted: identical chows stand side by side
-        if len(chows) < size * groups:
+        if arrangement.chow_count < size * groups:
             return None
-        doubled = [
-            tile
-            for i, tile in enumerate(chows[: len(chows) - size + 1])
-            if chows[i + size - 1] == tile and (i == 0 or chows[i - 1] != tile)
-        ]
-        if len(doubled) < groups:
+        sets = arrangement.sets
+        held = 0  # the chows held ``size`` times or more, as a mask
+        for meld in sets:  # at most four chows: counted in place, nothing sorted
+            if meld.kind == CHOW and not held >> meld.tile & 1:
+                times = 0
+                for other in sets:
+                    if other.kind == CHOW and other.tile == meld.tile:
+                        times += 1
+                if times >= size:
+                    held |= 1 << meld.tile
+        if not held or (groups == 2 and not held & held - 1):
             return None
-        return Hit(1, " ".join([f"{size} x {_chow(x)}" for x in doubled]))
+        return Hit(1, " ".join([f"{size} x {_chow(x)}" for x in _tiles(held)]))
 
     return predicate
 
