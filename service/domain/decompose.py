@@ -338,29 +338,19 @@ _FACE: Final = (1 << t.FACE_BITS) - 1  # one face's count in a key
 _NOTHING_LEFT: Final[tuple[_Reading, ...]] = ((-1, ()),)
 
 
-class _Declared:
-    """A hand's declared melds, with their chows, triplets and concealed kongs counted once
-    for all its readings."""
+class _Declared(SuitReading):
+    """A hand's declared melds, read as a suit's sets are (with no pair), and how many of
+    their triplets are concealed (kongs): counted once for all the hand's readings."""
 
-    __slots__ = ("chow_count", "chow_mask", "concealed", "melds", "triplet_count",
-                 "triplet_mask")  # fmt: skip
+    __slots__ = ("concealed",)
 
     def __init__(self, melds: tuple[Meld, ...]) -> None:
-        chow_count = triplet_count = concealed = chow_mask = triplet_mask = 0
+        super().__init__(-1, melds)
+        concealed = 0
         for meld in melds:  # a plain loop: compiled, generators cost more than the work
-            if meld.kind == CHOW:
-                chow_count += 1
-                chow_mask |= 1 << meld.tile
-            else:
-                triplet_count += 1
-                triplet_mask |= 1 << meld.tile
-                concealed += meld.concealed
-        self.melds: Final = melds
-        self.chow_count: Final = chow_count
-        self.triplet_count: Final = triplet_count
+            if meld.kind != CHOW and meld.concealed:
+                concealed += 1
         self.concealed: Final = concealed
-        self.chow_mask: Final = chow_mask
-        self.triplet_mask: Final = triplet_mask
 
 
 _NO_MELDS: Final = _Declared(())  # shared by the hands that declare none (four in ten)
@@ -371,7 +361,7 @@ def _completions(
 ) -> list[Arrangement]:
     """The arrangements of one reading of the held tiles (a reading of each suit held) with
     the declared melds: one for each distinct set the winning tile may have completed."""
-    sets = list(declared.melds)
+    sets = list(declared.sets)
     offset = len(sets)
     pair = -1
     chow_count, triplet_count = declared.chow_count, declared.triplet_count
