@@ -273,7 +273,7 @@ class Record(Converter):
         make = self.make
         if make is None:
             return self._given(out)
-        return make(*out) if self.positional else make(**self._given(out))
+        return _called(make, out) if self.positional else make(**self._given(out))
 
     def _given(self, values: list[object]) -> dict[str, object]:
         """The values given or defaulted, by name."""
@@ -317,6 +317,25 @@ class Record(Converter):
                 errors[key] = _UNKNOWN
                 room -= 1
         return errors
+
+
+def _called(make: Callable[..., object], v: list[object]) -> object:
+    """``make(*v)``, its arguments listed: compiled, a call with listed arguments is a vector
+    call, where ``*v`` first copies them into a tuple (records have two to ten fields)."""
+    n = len(v)
+    if n == 2:
+        return make(v[0], v[1])
+    if n == 3:
+        return make(v[0], v[1], v[2])
+    if n == 4:
+        return make(v[0], v[1], v[2], v[3])
+    if n == 5:
+        return make(v[0], v[1], v[2], v[3], v[4])
+    if n == 6:
+        return make(v[0], v[1], v[2], v[3], v[4], v[5])
+    if n == 10:
+        return make(v[0], v[1], v[2], v[3], v[4], v[5], v[6], v[7], v[8], v[9])
+    return make(*v)
 
 
 class Loader:
