@@ -164,7 +164,7 @@ class Items(Converter):
             raise Doubt
         item = self.item
         out = [item.load(x) for x in value]
-        if self.distinct and len(set(out)) != len(out):
+        if self.distinct and _repeats(out):
             raise Doubt
         return out
 
@@ -187,9 +187,23 @@ class Items(Converter):
                     errors[index] = found
         if errors:
             return errors
-        if self.distinct and len(set(out)) != len(out):
+        if self.distinct and _repeats(out):
             return _said(self.repeated)
         return None
+
+
+def _repeats(items: list[object]) -> bool:
+    """Whether some item is there twice. The lists that must not repeat are a hand's
+    flowers or seasons, at most four numbers: compared in pairs, which costs less than making
+    a set of them (a set still for a longer list)."""
+    n = len(items)
+    if n > 8:
+        return len(set(items)) != n
+    for i in range(1, n):
+        for j in range(i):
+            if items[i] == items[j]:
+                return True
+    return False
 
 
 class Checked(Converter):
