@@ -16,8 +16,8 @@ from .domain.claims import Claimed
 from .domain.decompose import Arrangement
 from .domain.hand import SET_KINDS, Rules, set_text, set_tiles, tile_keys
 from .domain.memo import Memo
-from .domain.patterns import CATALOGUE
-from .domain.scoring import CHICKEN, Counted, Score
+from .domain.patterns import CATALOGUE, Counted
+from .domain.scoring import CHICKEN, Score
 from .domain.sheets import Settled
 from .domain.waits import Wait
 
@@ -53,22 +53,28 @@ _WRITTEN_RULES: Final[Memo[int, tuple[Rules, dict[str, Any]]]] = Memo(1024)
 
 
 def _pattern(counted: Counted) -> dict[str, Any]:
-    id = counted.pattern.id
-    key = (id, counted.value, counted.times, counted.reason)
+    if counted.shared:  # the same object for every hand: looked up by identity
+        line = _SHARED_LINES.get(counted)
+        return _SHARED_LINES.put(counted, _line(counted)) if line is None else line
+    key = (counted.pattern.id, counted.value, counted.times, counted.reason)
     line = _WRITTEN_LINES.get(key)
-    if line is None:
-        line = _PATTERN_LINES[id].copy()
-        line["value"] = counted.value
-        line["count"] = counted.times
-        line["points"] = counted.points
-        line["reason"] = counted.reason
-        _WRITTEN_LINES.put(key, line)
+    return _WRITTEN_LINES.put(key, _line(counted)) if line is None else line
+
+
+def _line(counted: Counted) -> dict[str, Any]:
+    line = _PATTERN_LINES[counted.pattern.id].copy()
+    line["value"] = counted.value
+    line["count"] = counted.times
+    line["points"] = counted.points
+    line["reason"] = counted.reason
     return line
 
 
-# Pattern lines as hands count them, shared: most reasons are the same for every hand ("no
-# exposed meld"), the others name a few tiles. Bounded, since those are the client's (~450
-# bytes a line).
+# Pattern lines as hands count them, shared. Most reasons are the same for every hand ("no
+# exposed meld"): their ``Counted`` is too, and is the key. The others name a few tiles, and
+# are looked up by what they say. Bounded, since those are the client's (~450 bytes a line),
+# and so are the rule sets (house rules) whose shared ``Counted`` the first table holds.
+_SHARED_LINES: Final[Memo[Counted, dict[str, Any]]] = Memo(4096)
 _WRITTEN_LINES: Final[Memo[tuple[str, int, int, str], dict[str, Any]]] = Memo(4096)
 
 # Each pattern's line, its own fields written once and the hand's filled into a copy: a copy

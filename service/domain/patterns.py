@@ -59,11 +59,34 @@ class Hit:
     """A pattern found: how many times it counts (1 but for the per-set and per-tile
     patterns), and why, in the hand's own tiles."""
 
-    __slots__ = ("reason", "times")
+    __slots__ = ("reason", "shared", "times")
 
-    def __init__(self, times: int, reason: str) -> None:
+    def __init__(self, times: int, reason: str, shared: bool = False) -> None:
         self.times: Final = times
         self.reason: Final = reason
+        # Made once, not per hand (a module's or a predicate's constant): what it counts for
+        # in a rule set can be made once too (``Step.counted``).
+        self.shared: Final = shared
+
+
+class Counted:
+    """A pattern held by the hand: its value in the rules in force, ``times`` over; ``shared``
+    by every hand holding it, when its hit is (``Step.counted``)."""
+
+    __slots__ = ("pattern", "reason", "shared", "times", "value")
+
+    def __init__(
+        self, pattern: Pattern, value: int, times: int, reason: str, shared: bool = False
+    ) -> None:
+        self.pattern: Final = pattern
+        self.value: Final = value
+        self.times: Final = times
+        self.reason: Final = reason
+        self.shared: Final = shared
+
+    @property
+    def points(self) -> int:
+        return self.value * self.times
 
 
 # Groups of tiles as masks (``tiles.mask``): "only terminals", "which suits", "a chow
@@ -264,8 +287,8 @@ def no_terminals(arrangement: Arrangement, hand: Situation) -> Hit | None:
 
 
 # Hits whose reason is the same for every hand, made once: Hits are never changed.
-_NO_EXPOSED_MELD: Final = Hit(1, "no exposed meld")
-_ONLY_MIDDLE: Final = Hit(1, "only 2-8 number tiles")
+_NO_EXPOSED_MELD: Final = Hit(1, "no exposed meld", shared=True)
+_ONLY_MIDDLE: Final = Hit(1, "only 2-8 number tiles", shared=True)
 
 
 # 2 One-suit patterns
@@ -285,8 +308,8 @@ def pure_one_suit(arrangement: Arrangement, hand: Situation) -> Hit | None:
     return _ALL_OF_SUIT[hand.suit]
 
 
-_WITH_HONOURS: Final = tuple(Hit(1, f"{name} with honours") for name in t.SUIT_NAMES)
-_ALL_OF_SUIT: Final = tuple(Hit(1, f"all {name}") for name in t.SUIT_NAMES)
+_WITH_HONOURS: Final = tuple(Hit(1, f"{name} with honours", True) for name in t.SUIT_NAMES)
+_ALL_OF_SUIT: Final = tuple(Hit(1, f"all {name}", True) for name in t.SUIT_NAMES)
 
 
 def nine_gates(arrangement: Arrangement, hand: Situation) -> Hit | None:
@@ -361,7 +384,7 @@ def all_honors(arrangement: Arrangement, hand: Situation) -> Hit | None:
     return _ONLY_HONOURS if hand.only(HONOURS) else None
 
 
-_ONLY_HONOURS: Final = Hit(1, "honour tiles only")
+_ONLY_HONOURS: Final = Hit(1, "honour tiles only", shared=True)
 
 
 # 4 Triplets and kong
@@ -473,7 +496,7 @@ def nine_tile_straight(arrangement: Arrangement, hand: Situation) -> Hit | None:
     return _STRAIGHT[_lowest(found) // 9] if found else None
 
 
-_STRAIGHT: Final = tuple(Hit(1, t.compact(range(base, base + 9))) for base in (0, 9, 18))
+_STRAIGHT: Final = tuple(Hit(1, t.compact(range(base, base + 9)), True) for base in (0, 9, 18))
 
 
 def _consecutive_triplets(size: int) -> Predicate:
@@ -530,8 +553,8 @@ def pure_greater_terminals(arrangement: Arrangement, hand: Situation) -> Hit | N
     return _ONLY_TERMINALS if hand.only(TERMINALS) else None
 
 
-_ONLY_ORPHANS: Final = Hit(1, "terminals and honours only")
-_ONLY_TERMINALS: Final = Hit(1, "1s and 9s only")
+_ONLY_ORPHANS: Final = Hit(1, "terminals and honours only", shared=True)
+_ONLY_TERMINALS: Final = Hit(1, "1s and 9s only", shared=True)
 
 
 # 9 Incidental bonuses
@@ -540,7 +563,7 @@ _ONLY_TERMINALS: Final = Hit(1, "1s and 9s only")
 def _flag(test: Callable[[Win], bool], reason: str) -> Predicate:
     """海底撈月 ... 地和 Incidental bonuses: what the win context says (category 9)."""
 
-    hit = Hit(1, reason)
+    hit = Hit(1, reason, shared=True)
 
     def predicate(arrangement: Arrangement, hand: Situation) -> Hit | None:
         return hit if test(hand.win) else None
@@ -555,7 +578,7 @@ def _form(reason: str) -> Predicate:
     """十三么九 / 七對子 Thirteen Terminals, Seven Pairs: the hand's form itself (the table
     ties each to its form)."""
 
-    hit = Hit(1, reason)
+    hit = Hit(1, reason, shared=True)
 
     def predicate(arrangement: Arrangement, hand: Situation) -> Hit | None:
         return hit
@@ -587,7 +610,7 @@ _SEASONS: Final = tuple(f"season {n}" for n in range(5))
 def _complete(kind: str) -> Predicate:
     """齊四花 / 齊四季 Four Flowers, Four Seasons: a complete set of four."""
 
-    hit = Hit(1, f"all four {kind}")
+    hit = Hit(1, f"all four {kind}", shared=True)
 
     def predicate(arrangement: Arrangement, hand: Situation) -> Hit | None:
         numbers = hand.hand.flowers if kind == "flowers" else hand.hand.seasons
@@ -694,7 +717,8 @@ class Step:
     whether it is a bonus tile's. A class rather than a tuple: compiled, its fields are read
     directly."""
 
-    __slots__ = ("bonus", "checks", "forms", "needs", "pattern", "predicate", "stacks", "value")
+    __slots__ = ("bonus", "checks", "forms", "needs", "pattern", "predicate", "shared", "stacks",
+                 "value")  # fmt: skip
 
     def __init__(self, pattern: Pattern, value: int, forms: frozenset[Form]) -> None:
         self.pattern: Final = pattern
@@ -706,6 +730,18 @@ class Step:
         self.needs: Final = pattern.needs & PLANNED
         self.checks: Final = pattern.needs & ~PLANNED
         self.bonus: Final = pattern.bonus
+        # What its shared hits count for, made once (a few per pattern at most).
+        self.shared: Final[dict[Hit, Counted]] = {}
+
+    def counted(self, hit: Hit) -> Counted:
+        """What ``hit`` counts for: a shared hit's ``Counted`` made once, not per hand."""
+        if not hit.shared:
+            return Counted(self.pattern, self.value, hit.times, hit.reason)
+        found = self.shared.get(hit)
+        if found is None:
+            found = Counted(self.pattern, self.value, hit.times, hit.reason, shared=True)
+            self.shared[hit] = found
+        return found
 
 
 Plan = tuple[tuple[Step, ...], ...]

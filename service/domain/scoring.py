@@ -9,25 +9,9 @@ from .decompose import Arrangement, arrangements
 from .errors import NotAWinningHand, ScoringError
 from .features import PLANNED
 from .hand import Hand, Meld, Rules, Win, check_context, check_winning_tile, declared_melds
-from .patterns import Example, Pattern, Situation
+from .patterns import Counted, Example, Pattern, Situation
 
 Limit = Literal["none", "capped", "single_pattern"]
-
-
-class Counted:
-    """A pattern held by the hand: its value in the rules in force, ``times`` over."""
-
-    __slots__ = ("pattern", "reason", "times", "value")
-
-    def __init__(self, pattern: Pattern, value: int, times: int, reason: str) -> None:
-        self.pattern: Final = pattern
-        self.value: Final = value
-        self.times: Final = times
-        self.reason: Final = reason
-
-    @property
-    def points(self) -> int:
-        return self.value * self.times
 
 
 CHICKEN = Pattern(
@@ -78,7 +62,7 @@ def held_patterns(arrangement: Arrangement, hand: Situation) -> list[Counted]:
                 continue
             hit = step.predicate(arrangement, hand)
             if hit is not None:
-                found.append(Counted(step.pattern, step.value, hit.times, hit.reason))
+                found.append(step.counted(hit))
                 if not step.stacks:
                     break
     return found
