@@ -85,15 +85,6 @@ def test_a_value_override_is_the_pattern_s_value() -> None:
     assert result["rules"]["values"] == {"3.1": 15}
 
 
-def test_a_hand_s_pattern_counts_at_each_rule_set_s_value_when_they_alternate() -> None:
-    # A reason naming the hand's sets ("pung of Red") is one shared hit, which keeps what it
-    # last counted for (patterns.Step.counted): each rule set must count it at its own value.
-    for value in (15, 10, 15, 20, 20, 10):
-        result = engine.score(with_rules({"values": {"3.1": value}}))
-        check(result, {"3.1": value}, value)
-        assert result["patterns"][0]["reason"] == "pung of Red"
-
-
 def test_an_override_equal_to_the_version_s_value_changes_nothing_and_is_not_echoed() -> None:
     plain = engine.score(EXAMPLE)
     same = engine.score(with_rules({"values": {"3.1": 10}, "exclude": []}))

@@ -54,26 +54,19 @@ from .memo import Memo
 from .tiles import mask
 from .versions import VERSIONS, Version
 
-# How a hit is shared (``Hit.shared``): made for one hand; a constant (of the module or of a
-# predicate); kept in a table by what its reason says, as long as the table keeps it.
-FRESH: Final = 0
-CONSTANT: Final = 1
-KEPT: Final = 2
-
 
 class Hit:
     """A pattern found: how many times it counts (1 but for the per-set and per-tile
-    patterns), and why, in the hand's own tiles. Never changed but for ``counted_as``, a
-    cache."""
+    patterns), and why, in the hand's own tiles."""
 
-    __slots__ = ("counted_as", "reason", "shared", "times")
+    __slots__ = ("reason", "shared", "times")
 
-    def __init__(self, times: int, reason: str, shared: int = FRESH) -> None:
+    def __init__(self, times: int, reason: str, shared: bool = False) -> None:
         self.times: Final = times
         self.reason: Final = reason
-        # A shared hit's ``Counted`` in a rule set is made once too (``Step.counted``).
+        # Made once, not per hand (a module's or a predicate's constant): what it counts for
+        # in a rule set can be made once too (``Step.counted``).
         self.shared: Final = shared
-        self.counted_as: Counted | None = None
 
 
 class Counted:
@@ -280,11 +273,7 @@ def all_sequences(arrangement: Arrangement, hand: Situation) -> Hit | None:
     """平和 All Sequences: four chows; nothing asked of the pair, the wait or concealment."""
     if arrangement.triplet_count:
         return None
-    key = _sets_key(arrangement)
-    hit = _FOUR_CHOWS.get(key)
-    if hit is None:
-        hit = _FOUR_CHOWS.put(key, Hit(1, f"four chows: {_sets(arrangement)}", KEPT))
-    return hit
+    return Hit(1, f"four chows: {_sets(arrangement)}")
 
 
 def concealed_hand(arrangement: Arrangement, hand: Situation) -> Hit | None:
@@ -297,9 +286,9 @@ def no_terminals(arrangement: Arrangement, hand: Situation) -> Hit | None:
     return _ONLY_MIDDLE if hand.only(MIDDLE) else None
 
 
-# Hits whose reason is the same for every hand, made once (shared: see ``Hit``).
-_NO_EXPOSED_MELD: Final = Hit(1, "no exposed meld", CONSTANT)
-_ONLY_MIDDLE: Final = Hit(1, "only 2-8 number tiles", CONSTANT)
+# Hits whose reason is the same for every hand, made once: Hits are never changed.
+_NO_EXPOSED_MELD: Final = Hit(1, "no exposed meld", shared=True)
+_ONLY_MIDDLE: Final = Hit(1, "only 2-8 number tiles", shared=True)
 
 
 # 2 One-suit patterns
@@ -319,8 +308,8 @@ def pure_one_suit(arrangement: Arrangement, hand: Situation) -> Hit | None:
     return _ALL_OF_SUIT[hand.suit]
 
 
-_WITH_HONOURS: Final = tuple(Hit(1, f"{name} with honours", CONSTANT) for name in t.SUIT_NAMES)
-_ALL_OF_SUIT: Final = tuple(Hit(1, f"all {name}", CONSTANT) for name in t.SUIT_NAMES)
+_WITH_HONOURS: Final = tuple(Hit(1, f"{name} with honours", True) for name in t.SUIT_NAMES)
+_ALL_OF_SUIT: Final = tuple(Hit(1, f"all {name}", True) for name in t.SUIT_NAMES)
 
 
 def nine_gates(arrangement: Arrangement, hand: Situation) -> Hit | None:
@@ -358,42 +347,10 @@ def value_honor(arrangement: Arrangement, hand: Situation) -> Hit | None:
 
     Zung Jung has no prevailing wind, and a pair never scores.
     """
-    honours = hand.value_honours
-    if not arrangement.triplet_mask & honours:
+    if not arrangement.triplet_mask & hand.value_honours:
         return None
-    key = 0
-    for meld in arrangement.sets:
-        if honours >> meld.tile & 1 and meld.kind != CHOW:
-            key = _with_meld(key, meld)
-    hit = _VALUE_HONOURS.get(key)
-    if hit is None:
-        melds = [m for m in arrangement.sets if honours >> m.tile & 1 and m.kind != CHOW]
-        reason = ", ".join([f"{meld.kind} of {t.name(meld.tile)}" for meld in melds])
-        hit = _VALUE_HONOURS.put(key, Hit(len(melds), reason, KEPT))
-    return hit
-
-
-def _sets_key(arrangement: Arrangement) -> int:
-    """Every set of a reading, in order, as a key (``_with_meld``)."""
-    key = 0
-    for meld in arrangement.sets:
-        key = _with_meld(key, meld)
-    return key
-
-
-def _with_meld(key: int, meld: Meld) -> int:
-    """``key``, a sequence of melds (what a reason names, in order), with ``meld`` after them:
-    a meld's code (0 to 203) and one, 8 bits a meld."""
-    return key << 8 | meld.code + 1
-
-
-# Hits whose reason names some of the hand's sets, by those sets (``_with_meld``): made once
-# per sequence of sets and shared, so that a reason is written once, not per hand, and its
-# response line found by identity. Bounded, since the sets are the client's.
-_VALUE_HONOURS: Final[Memo[int, Hit]] = Memo(1024)
-_CONCEALED_TRIPLETS: Final[Memo[int, Hit]] = Memo(1024)
-_FOUR_CHOWS: Final[Memo[int, Hit]] = Memo(1024)
-_FOUR_TRIPLETS: Final[Memo[int, Hit]] = Memo(1024)
+    melds = [m for m in arrangement.sets if hand.value_honours >> m.tile & 1 and m.kind != CHOW]
+    return Hit(len(melds), ", ".join([f"{meld.kind} of {t.name(meld.tile)}" for meld in melds]))
 
 
 def _small_three(honours: int, size: int) -> Predicate:
@@ -427,7 +384,7 @@ def all_honors(arrangement: Arrangement, hand: Situation) -> Hit | None:
     return _ONLY_HONOURS if hand.only(HONOURS) else None
 
 
-_ONLY_HONOURS: Final = Hit(1, "honour tiles only", CONSTANT)
+_ONLY_HONOURS: Final = Hit(1, "honour tiles only", shared=True)
 
 
 # 4 Triplets and kong
@@ -437,11 +394,7 @@ def all_triplets(arrangement: Arrangement, hand: Situation) -> Hit | None:
     """對對和 All Triplets: four pungs or kongs."""
     if arrangement.chow_count:
         return None
-    key = _sets_key(arrangement)
-    hit = _FOUR_TRIPLETS.get(key)
-    if hit is None:
-        hit = _FOUR_TRIPLETS.put(key, Hit(1, f"four triplets: {_sets(arrangement)}", KEPT))
-    return hit
+    return Hit(1, f"four triplets: {_sets(arrangement)}")
 
 
 def _concealed_triplets(size: int) -> Predicate:
@@ -451,16 +404,8 @@ def _concealed_triplets(size: int) -> Predicate:
     def predicate(arrangement: Arrangement, hand: Situation) -> Hit | None:
         if arrangement.concealed_triplets < size:
             return None
-        key = 0
-        for meld in arrangement.sets:
-            if meld.kind != CHOW and meld.concealed:
-                key = _with_meld(key, meld)
-        hit = _CONCEALED_TRIPLETS.get(key)
-        if hit is None:
-            melds = [m for m in arrangement.sets if m.kind != CHOW and m.concealed]
-            reason = "concealed " + " ".join([meld.text for meld in melds])
-            hit = _CONCEALED_TRIPLETS.put(key, Hit(1, reason, KEPT))
-        return hit
+        melds = [m for m in arrangement.sets if m.kind != CHOW and m.concealed]
+        return Hit(1, "concealed " + " ".join([meld.text for meld in melds]))
 
     return predicate
 
@@ -471,14 +416,7 @@ def _kongs(size: int) -> Predicate:
     def predicate(arrangement: Arrangement, hand: Situation) -> Hit | None:
         if len(hand.kongs) != size:
             return None
-        key = 0
-        for tile in hand.kongs:
-            key = key << 6 | tile + 1
-        hit = _KONGS.get(key)
-        if hit is None:
-            reason = " ".join([set_text(KONG, tile) for tile in hand.kongs])
-            hit = _KONGS.put(key, Hit(1, reason, KEPT))
-        return hit
+        return Hit(1, " ".join([set_text(KONG, tile) for tile in hand.kongs]))
 
     return predicate
 
@@ -505,20 +443,9 @@ def _identical(size: int, groups: int = 1) -> Predicate:
                     held |= 1 << meld.tile
         if not held or (groups == 2 and not held & held - 1):
             return None
-        key = held << 3 | size
-        hit = _IDENTICAL.get(key)
-        if hit is None:
-            reason = " ".join([f"{size} x {_chow(x)}" for x in _tiles(held)])
-            hit = _IDENTICAL.put(key, Hit(1, reason, KEPT))
-        return hit
+        return Hit(1, " ".join([f"{size} x {_chow(x)}" for x in _tiles(held)]))
 
     return predicate
-
-
-# Hits naming the kongs declared (6 bits a kong's tile), and the chows held ``size`` times (a
-# mask of them and the size): shared, as ``_VALUE_HONOURS``.
-_KONGS: Final[Memo[int, Hit]] = Memo(1024)
-_IDENTICAL: Final[Memo[int, Hit]] = Memo(1024)
 
 
 # 6 Similar sets
@@ -569,7 +496,7 @@ def nine_tile_straight(arrangement: Arrangement, hand: Situation) -> Hit | None:
     return _STRAIGHT[_lowest(found) // 9] if found else None
 
 
-_STRAIGHT: Final = tuple(Hit(1, t.compact(range(base, base + 9)), CONSTANT) for base in (0, 9, 18))
+_STRAIGHT: Final = tuple(Hit(1, t.compact(range(base, base + 9)), True) for base in (0, 9, 18))
 
 
 def _consecutive_triplets(size: int) -> Predicate:
@@ -626,8 +553,8 @@ def pure_greater_terminals(arrangement: Arrangement, hand: Situation) -> Hit | N
     return _ONLY_TERMINALS if hand.only(TERMINALS) else None
 
 
-_ONLY_ORPHANS: Final = Hit(1, "terminals and honours only", CONSTANT)
-_ONLY_TERMINALS: Final = Hit(1, "1s and 9s only", CONSTANT)
+_ONLY_ORPHANS: Final = Hit(1, "terminals and honours only", shared=True)
+_ONLY_TERMINALS: Final = Hit(1, "1s and 9s only", shared=True)
 
 
 # 9 Incidental bonuses
@@ -636,7 +563,7 @@ _ONLY_TERMINALS: Final = Hit(1, "1s and 9s only", CONSTANT)
 def _flag(test: Callable[[Win], bool], reason: str) -> Predicate:
     """海底撈月 ... 地和 Incidental bonuses: what the win context says (category 9)."""
 
-    hit = Hit(1, reason, CONSTANT)
+    hit = Hit(1, reason, shared=True)
 
     def predicate(arrangement: Arrangement, hand: Situation) -> Hit | None:
         return hit if test(hand.win) else None
@@ -651,7 +578,7 @@ def _form(reason: str) -> Predicate:
     """十三么九 / 七對子 Thirteen Terminals, Seven Pairs: the hand's form itself (the table
     ties each to its form)."""
 
-    hit = Hit(1, reason, CONSTANT)
+    hit = Hit(1, reason, shared=True)
 
     def predicate(arrangement: Arrangement, hand: Situation) -> Hit | None:
         return hit
@@ -668,23 +595,9 @@ def _proper(proper: bool) -> Predicate:
 
     def predicate(arrangement: Arrangement, hand: Situation) -> Hit | None:
         seat = hand.seat_wind - t.EAST + 1
-        flowers, seasons = hand.hand.flowers, hand.hand.seasons
-        # What the reason depends on, 3 bits each: the seat, the numbers (1 to 4) in the
-        # order held, flowers then a 7, then seasons; and which of the two patterns.
-        key = seat
-        for n in flowers:
-            key = key << 3 | n
-        key = key << 3 | 7
-        for n in seasons:
-            key = key << 3 | n
-        key = key << 1 | proper
-        hit = _BONUS_TILES.get(key)
-        if hit is None:
-            found = [_FLOWERS[n] for n in flowers if (n == seat) == proper]
-            found += [_SEASONS[n] for n in seasons if (n == seat) == proper]
-            made = Hit(len(found), ", ".join(found), KEPT) if found else _NO_HIT
-            hit = _BONUS_TILES.put(key, made)
-        return None if hit is _NO_HIT else hit
+        found = [_FLOWERS[n] for n in hand.hand.flowers if (n == seat) == proper]
+        found += [_SEASONS[n] for n in hand.hand.seasons if (n == seat) == proper]
+        return Hit(len(found), ", ".join(found)) if found else None
 
     return predicate
 
@@ -692,16 +605,12 @@ def _proper(proper: bool) -> Predicate:
 # Each bonus tile's name in a reason, by its number (1-4).
 _FLOWERS: Final = tuple(f"flower {n}" for n in range(5))
 _SEASONS: Final = tuple(f"season {n}" for n in range(5))
-# The hits of the bonus tiles held by a seat (``_proper``), shared: at most 65 orders of
-# flowers, as many of seasons, four seats. ``_NO_HIT`` stands for none found.
-_BONUS_TILES: Final[Memo[int, Hit]] = Memo(4096)
-_NO_HIT: Final = Hit(0, "", KEPT)
 
 
 def _complete(kind: str) -> Predicate:
     """齊四花 / 齊四季 Four Flowers, Four Seasons: a complete set of four."""
 
-    hit = Hit(1, f"all four {kind}", CONSTANT)
+    hit = Hit(1, f"all four {kind}", shared=True)
 
     def predicate(arrangement: Arrangement, hand: Situation) -> Hit | None:
         numbers = hand.hand.flowers if kind == "flowers" else hand.hand.seasons
@@ -808,8 +717,8 @@ class Step:
     whether it is a bonus tile's. A class rather than a tuple: compiled, its fields are read
     directly."""
 
-    __slots__ = ("bonus", "checks", "constants", "forms", "needs", "pattern", "predicate",
-                 "stacks", "value")  # fmt: skip
+    __slots__ = ("bonus", "checks", "forms", "needs", "pattern", "predicate", "shared", "stacks",
+                 "value")  # fmt: skip
 
     def __init__(self, pattern: Pattern, value: int, forms: frozenset[Form]) -> None:
         self.pattern: Final = pattern
@@ -821,27 +730,18 @@ class Step:
         self.needs: Final = pattern.needs & PLANNED
         self.checks: Final = pattern.needs & ~PLANNED
         self.bonus: Final = pattern.bonus
-        self.constants: Final[dict[Hit, Counted]] = {}  # what its constant hits count for
+        # What its shared hits count for, made once (a few per pattern at most).
+        self.shared: Final[dict[Hit, Counted]] = {}
 
     def counted(self, hit: Hit) -> Counted:
         """What ``hit`` counts for: a shared hit's ``Counted`` made once, not per hand."""
-        shared = hit.shared
-        if shared == FRESH:
+        if not hit.shared:
             return Counted(self.pattern, self.value, hit.times, hit.reason)
-        if shared == CONSTANT:  # a few per pattern, counted under every rule set in play
-            found = self.constants.get(hit)
-            if found is None:
-                found = Counted(self.pattern, self.value, hit.times, hit.reason, shared=True)
-                self.constants[hit] = found
-            return found
-        # A kept hit keeps the ``Counted`` it was last counted as, so that what is kept is
-        # bounded by the hits the tables keep; rule sets that value its pattern alike share it.
-        last = hit.counted_as
-        if last is not None and last.pattern is self.pattern and last.value == self.value:
-            return last
-        counted = Counted(self.pattern, self.value, hit.times, hit.reason, shared=True)
-        hit.counted_as = counted
-        return counted
+        found = self.shared.get(hit)
+        if found is None:
+            found = Counted(self.pattern, self.value, hit.times, hit.reason, shared=True)
+            self.shared[hit] = found
+        return found
 
 
 Plan = tuple[tuple[Step, ...], ...]
