@@ -308,8 +308,8 @@ def pure_one_suit(arrangement: Arrangement, hand: Situation) -> Hit | None:
     return _ALL_OF_SUIT[hand.suit]
 
 
-_WITH_HONOURS: Final = tuple(Hit(1, f"{name} with honours", True) for name in t.SUIT_NAMES)
-_ALL_OF_SUIT: Final = tuple(Hit(1, f"all {name}", True) for name in t.SUIT_NAMES)
+_WITH_HONOURS: Final = tuple(Hit(1, f"{name} with honours", shared=True) for name in t.SUIT_NAMES)
+_ALL_OF_SUIT: Final = tuple(Hit(1, f"all {name}", shared=True) for name in t.SUIT_NAMES)
 
 
 def nine_gates(arrangement: Arrangement, hand: Situation) -> Hit | None:
@@ -496,7 +496,9 @@ def nine_tile_straight(arrangement: Arrangement, hand: Situation) -> Hit | None:
     return _STRAIGHT[_lowest(found) // 9] if found else None
 
 
-_STRAIGHT: Final = tuple(Hit(1, t.compact(range(base, base + 9)), True) for base in (0, 9, 18))
+_STRAIGHT: Final = tuple(
+    Hit(1, t.compact(range(base, base + 9)), shared=True) for base in (0, 9, 18)
+)
 
 
 def _consecutive_triplets(size: int) -> Predicate:
