@@ -147,49 +147,46 @@ def _shown(value: object) -> str:
     return text if len(text) <= 40 else text[:39] + "…"
 
 
-def _parse_compact(text: str) -> list[int]:
+def _parse_compact(text: str, given: str | None = None) -> list[int]:
     """One pass over the characters, from the last: read backwards, a group's suit letter
     comes before its digits, so each digit's tile is known as it is read. A glyph is a tile
-    on its own, where a group may start: glyphs are first written as compact tiles between
-    spaces, which reads alike.
+    on its own, where a group may start: at the first one, the text is read again with its
+    glyphs written as compact tiles between spaces (``given`` is then the text as given),
+    which reads alike.
 
     What this accepts is ``(?:[1-9]+[mps]|[1-7]+z|[🀀-🀡]| )*``; anything else goes to
-    ``_explain``. Bytes rather than characters: this runs for every tile of every request,
-    and a byte is an int where a character is a string.
+    ``_explain``. Character codes rather than characters: this runs for every tile of every
+    request, and compiled, ``ord(text[i])`` reads a code without making a string.
     """
-    codes = text.encode() if text.isascii() else _non_ascii(text)
+    shown = text if given is None else given
     tiles: list[int] = []
     base = -1  # the first tile of the suit of the group being read, -1 between groups
     top = -1  # its highest face (0-8), -1 between groups: then no digit is a tile
     letter_at = 0  # how many tiles were read when the group's letter was
-    for index in range(len(codes) - 1, -1, -1):
-        code = codes[index]
+    for index in range(len(text) - 1, -1, -1):
+        code = ord(text[index])
         face = code - 49  # 1-9 as 0-8
         if 0 <= face <= 8:
             if face > top:
-                _explain(text)
+                _explain(shown)
             tiles.append(base + face)
             continue
         if top >= 0 and len(tiles) == letter_at:  # a letter with no digit before it
-            _explain(text)
+            _explain(shown)
         base = _suit_base(code)
         if base >= 0:
             top = 6 if base == EAST else 8
             letter_at = len(tiles)
         elif code == 32:  # a space between groups only
             top = -1
+        elif code > 127 and given is None:  # a glyph, or no tile: read the glyphs written
+            return _parse_compact(text.translate(_GLYPHS_WRITTEN), text)
         else:
-            _explain(text)
+            _explain(shown)
     if top >= 0 and len(tiles) == letter_at:
-        _explain(text)
+        _explain(shown)
     tiles.reverse()
     return tiles
-
-
-def _non_ascii(text: str) -> bytes:
-    """Glyphs as compact tiles; any other character as bytes from 128 up (lone surrogates,
-    which JSON can carry, too), none of them a tile."""
-    return text.translate(_GLYPHS_WRITTEN).encode("utf-8", "surrogatepass")
 
 
 # Each glyph as its tile in compact notation, a group of its own: " 1m ".
