@@ -19,7 +19,7 @@ from typing import Any, Final
 
 from ..domain import tiles as t
 from .limits import MAX_ERRORS
-from .models import read_tiles
+from .models import Maker, read_tiles
 
 
 class Doubt(Exception):
@@ -252,7 +252,8 @@ class Record(Converter):
     domain's object is made from them by ``make``: with them as its arguments, in their order
     (``positional``: a list is cheaper to fill than a dict, and arguments than look-ups), or
     as keywords, those given and defaulted (a maker taking ``**fields``, which tells a field
-    left out from one given); without ``make``, the record is the dict of those.
+    left out from one given); without ``make``, the record is the dict of those. A positional
+    ``make`` may come with its ``maker``, which calls it natively.
     """
 
     def __init__(
@@ -262,6 +263,7 @@ class Record(Converter):
         defaults: list[object],
         make: Callable[..., object] | None,
         positional: bool,
+        maker: Maker | None = None,
     ) -> None:
         self.fields = fields
         self.names = names
@@ -269,6 +271,7 @@ class Record(Converter):
         self.defaults = defaults
         self.make = make
         self.positional = positional
+        self.maker = maker
 
     def load(self, value: object) -> object:
         if not isinstance(value, dict):
@@ -284,6 +287,9 @@ class Record(Converter):
             required += field.required
         if required != self.required:  # keys are distinct: every required one was given
             raise Doubt
+        maker = self.maker
+        if maker is not None:
+            return maker.make(out)
         make = self.make
         if make is None:
             return self._given(out)

@@ -16,6 +16,7 @@ from marshmallow import Schema, ValidationError, fields, missing, validate
 from ..problems import Problem
 from . import fast
 from .limits import MAX_ERRORS
+from .models import MAKERS
 from .schemas import Bool, BoundedList, Int, Tiles, _distinct
 
 
@@ -112,6 +113,7 @@ def _record(schema: Schema) -> fast.Record:
         defaults,
         model,
         positional,
+        MAKERS.get(model) if positional and model is not None else None,
     )
 
 
