@@ -186,7 +186,15 @@ class Situation:
         return bool(self.mask & HONOURS)
 
 
-Predicate = Callable[[Arrangement, Situation], Hit | None]
+class Predicate:
+    """A pattern's test of one arrangement of a won hand: ``hit`` returns None when the
+    pattern is absent, else a ``Hit``. An object with a method rather than a function: the
+    scorer asks a hand ~10 of them, and compiled, a method is called natively where a
+    function held as a value goes through Python's calling convention."""
+
+    def hit(self, arrangement: Arrangement, hand: Situation) -> Hit | None:
+        raise NotImplementedError
+
 
 STANDARD: frozenset[Form] = frozenset({"standard"})
 ANY_FORM: frozenset[Form] = ALL_FORMS
@@ -269,21 +277,27 @@ def _triplet(tile: int) -> str:
 # 1 Trivial patterns
 
 
-def all_sequences(arrangement: Arrangement, hand: Situation) -> Hit | None:
+class AllSequences(Predicate):
     """平和 All Sequences: four chows; nothing asked of the pair, the wait or concealment."""
-    if arrangement.triplet_count:
-        return None
-    return Hit(1, f"four chows: {_sets(arrangement)}")
+
+    def hit(self, arrangement: Arrangement, hand: Situation) -> Hit | None:
+        if arrangement.triplet_count:
+            return None
+        return Hit(1, f"four chows: {_sets(arrangement)}")
 
 
-def concealed_hand(arrangement: Arrangement, hand: Situation) -> Hit | None:
+class ConcealedHand(Predicate):
     """門前清 Concealed Hand: no exposed meld; concealed kongs and a winning discard are fine."""
-    return _NO_EXPOSED_MELD if hand.concealed else None
+
+    def hit(self, arrangement: Arrangement, hand: Situation) -> Hit | None:
+        return _NO_EXPOSED_MELD if hand.concealed else None
 
 
-def no_terminals(arrangement: Arrangement, hand: Situation) -> Hit | None:
+class NoTerminals(Predicate):
     """斷么九 No Terminals: only number tiles 2 to 8."""
-    return _ONLY_MIDDLE if hand.only(MIDDLE) else None
+
+    def hit(self, arrangement: Arrangement, hand: Situation) -> Hit | None:
+        return _ONLY_MIDDLE if hand.only(MIDDLE) else None
 
 
 # Hits whose reason is the same for every hand, made once: Hits are never changed.
@@ -294,38 +308,44 @@ _ONLY_MIDDLE: Final = Hit(1, "only 2-8 number tiles", shared=True)
 # 2 One-suit patterns
 
 
-def mixed_one_suit(arrangement: Arrangement, hand: Situation) -> Hit | None:
+class MixedOneSuit(Predicate):
     """混一色 Mixed One-Suit: number tiles of one suit, plus honours."""
-    if hand.suit < 0 or not hand.honours:
-        return None
-    return _WITH_HONOURS[hand.suit]
+
+    def hit(self, arrangement: Arrangement, hand: Situation) -> Hit | None:
+        if hand.suit < 0 or not hand.honours:
+            return None
+        return _WITH_HONOURS[hand.suit]
 
 
-def pure_one_suit(arrangement: Arrangement, hand: Situation) -> Hit | None:
+class PureOneSuit(Predicate):
     """清一色 Pure One-Suit: number tiles of one suit only."""
-    if hand.suit < 0 or hand.honours:
-        return None
-    return _ALL_OF_SUIT[hand.suit]
+
+    def hit(self, arrangement: Arrangement, hand: Situation) -> Hit | None:
+        if hand.suit < 0 or hand.honours:
+            return None
+        return _ALL_OF_SUIT[hand.suit]
 
 
 _WITH_HONOURS: Final = tuple(Hit(1, f"{name} with honours", shared=True) for name in t.SUIT_NAMES)
 _ALL_OF_SUIT: Final = tuple(Hit(1, f"all {name}", shared=True) for name in t.SUIT_NAMES)
 
 
-def nine_gates(arrangement: Arrangement, hand: Situation) -> Hit | None:
+class NineGates(Predicate):
     """九蓮寶燈 Nine Gates: 1112345678999 of one suit held, won on any tile of that suit.
 
     The 13 tiles before the winning one must be the gates themselves (RULES.md §4.3): the
     suit's key less the winning tile is the gates' key.
     """
-    if hand.melds or hand.honours or hand.suit < 0:
-        return None
-    m, p, s, _ = hand.hand.keys
-    held = m if hand.suit == 0 else p if hand.suit == 1 else s
-    winning_tile = hand.hand.winning_tile
-    if held - t.PLACE[winning_tile] != _GATE_KEYS[hand.suit]:
-        return None
-    return Hit(1, f"{_GATE_TEXT[hand.suit]} won on {t.repeated(winning_tile)}")
+
+    def hit(self, arrangement: Arrangement, hand: Situation) -> Hit | None:
+        if hand.melds or hand.honours or hand.suit < 0:
+            return None
+        m, p, s, _ = hand.hand.keys
+        held = m if hand.suit == 0 else p if hand.suit == 1 else s
+        winning_tile = hand.hand.winning_tile
+        if held - t.PLACE[winning_tile] != _GATE_KEYS[hand.suit]:
+            return None
+        return Hit(1, f"{_GATE_TEXT[hand.suit]} won on {t.repeated(winning_tile)}")
 
 
 _GATES: Final = (0, 0, 0, 1, 2, 3, 4, 5, 6, 7, 8, 8, 8)  # the faces of 1112345678999
@@ -342,46 +362,57 @@ def _named(tiles: list[int]) -> str:
     return ", ".join([t.name(tile) for tile in tiles])
 
 
-def value_honor(arrangement: Arrangement, hand: Situation) -> Hit | None:
+class ValueHonor(Predicate):
     """番牌 Value Honor: 10 for each pung or kong of a dragon or of the seat wind.
 
     Zung Jung has no prevailing wind, and a pair never scores.
     """
-    if not arrangement.triplet_mask & hand.value_honours:
-        return None
-    melds = [m for m in arrangement.sets if hand.value_honours >> m.tile & 1 and m.kind != CHOW]
-    return Hit(len(melds), ", ".join([f"{meld.kind} of {t.name(meld.tile)}" for meld in melds]))
+
+    def hit(self, arrangement: Arrangement, hand: Situation) -> Hit | None:
+        if not arrangement.triplet_mask & hand.value_honours:
+            return None
+        melds = [m for m in arrangement.sets if hand.value_honours >> m.tile & 1 and m.kind != CHOW]
+        return Hit(len(melds), ", ".join([f"{meld.kind} of {t.name(meld.tile)}" for meld in melds]))
 
 
-def _small_three(honours: int, size: int) -> Predicate:
+class SmallThree(Predicate):
     """小三元 / 小三風 / 小四喜 Small Three Dragons, Small Three Winds, Small Four Winds:
     pungs or kongs of all but one of ``size`` honours of a kind (a mask), and a pair of the
     last."""
 
-    def predicate(arrangement: Arrangement, hand: Situation) -> Hit | None:
+    def __init__(self, honours: int, size: int) -> None:
+        self.honours: Final = honours
+        self.size: Final = size
+
+    def hit(self, arrangement: Arrangement, hand: Situation) -> Hit | None:
+        honours = self.honours
         held = arrangement.triplet_mask & honours
         pair = arrangement.pair
-        if pair < 0 or not honours >> pair & 1 or _honours(held) != size - 1:
+        if pair < 0 or not honours >> pair & 1 or _honours(held) != self.size - 1:
             return None
         return Hit(1, f"{_named(_tiles(held))} triplets, pair of {t.name(pair)}")
 
-    return predicate
 
-
-def _big_three(honours: int, size: int) -> Predicate:
+class BigThree(Predicate):
     """大三元 / 大三風 / 大四喜 Big Three Dragons, Big Three Winds, Big Four Winds: pungs or
     kongs of ``size`` honours of a kind (a mask)."""
 
-    def predicate(arrangement: Arrangement, hand: Situation) -> Hit | None:
-        held = arrangement.triplet_mask & honours
-        return Hit(1, f"{_named(_tiles(held))} triplets") if _honours(held) >= size else None
+    def __init__(self, honours: int, size: int) -> None:
+        self.honours: Final = honours
+        self.size: Final = size
 
-    return predicate
+    def hit(self, arrangement: Arrangement, hand: Situation) -> Hit | None:
+        held = arrangement.triplet_mask & self.honours
+        if _honours(held) < self.size:
+            return None
+        return Hit(1, f"{_named(_tiles(held))} triplets")
 
 
-def all_honors(arrangement: Arrangement, hand: Situation) -> Hit | None:
+class AllHonors(Predicate):
     """字一色 All Honors: honour tiles only."""
-    return _ONLY_HONOURS if hand.only(HONOURS) else None
+
+    def hit(self, arrangement: Arrangement, hand: Situation) -> Hit | None:
+        return _ONLY_HONOURS if hand.only(HONOURS) else None
 
 
 _ONLY_HONOURS: Final = Hit(1, "honour tiles only", shared=True)
@@ -390,45 +421,54 @@ _ONLY_HONOURS: Final = Hit(1, "honour tiles only", shared=True)
 # 4 Triplets and kong
 
 
-def all_triplets(arrangement: Arrangement, hand: Situation) -> Hit | None:
+class AllTriplets(Predicate):
     """對對和 All Triplets: four pungs or kongs."""
-    if arrangement.chow_count:
-        return None
-    return Hit(1, f"four triplets: {_sets(arrangement)}")
+
+    def hit(self, arrangement: Arrangement, hand: Situation) -> Hit | None:
+        if arrangement.chow_count:
+            return None
+        return Hit(1, f"four triplets: {_sets(arrangement)}")
 
 
-def _concealed_triplets(size: int) -> Predicate:
+class ConcealedTriplets(Predicate):
     """二暗刻 / 三暗刻 / 四暗刻 Two, Three, Four Concealed Triplets: pungs or kongs whose
     tiles were all drawn by the winner (a pung the winning discard completed is exposed)."""
 
-    def predicate(arrangement: Arrangement, hand: Situation) -> Hit | None:
-        if arrangement.concealed_triplets < size:
+    def __init__(self, size: int) -> None:
+        self.size: Final = size
+
+    def hit(self, arrangement: Arrangement, hand: Situation) -> Hit | None:
+        if arrangement.concealed_triplets < self.size:
             return None
         melds = [m for m in arrangement.sets if m.kind != CHOW and m.concealed]
         return Hit(1, "concealed " + " ".join([meld.text for meld in melds]))
 
-    return predicate
 
-
-def _kongs(size: int) -> Predicate:
+class Kongs(Predicate):
     """一槓 ... 四槓 One to Four Kong: declared kongs, exposed or concealed."""
 
-    def predicate(arrangement: Arrangement, hand: Situation) -> Hit | None:
-        if len(hand.kongs) != size:
+    def __init__(self, size: int) -> None:
+        self.size: Final = size
+
+    def hit(self, arrangement: Arrangement, hand: Situation) -> Hit | None:
+        if len(hand.kongs) != self.size:
             return None
         return Hit(1, " ".join([set_text(KONG, tile) for tile in hand.kongs]))
-
-    return predicate
 
 
 # 5 Identical sets
 
 
-def _identical(size: int, groups: int = 1) -> Predicate:
+class Identical(Predicate):
     """一般高 / 兩般高 / 一色三同順 / 一色四同順 Identical Sequences: ``groups`` different
     chows each held ``size`` times."""
 
-    def predicate(arrangement: Arrangement, hand: Situation) -> Hit | None:
+    def __init__(self, size: int, groups: int = 1) -> None:
+        self.size: Final = size
+        self.groups: Final = groups
+
+    def hit(self, arrangement: Arrangement, hand: Situation) -> Hit | None:
+        size, groups = self.size, self.groups
         if arrangement.chow_count < size * groups:
             return None
         sets = arrangement.sets
@@ -445,55 +485,61 @@ def _identical(size: int, groups: int = 1) -> Predicate:
             return None
         return Hit(1, " ".join([f"{size} x {_chow(x)}" for x in _tiles(held)]))
 
-    return predicate
-
 
 # 6 Similar sets
 
 
-def three_similar_sequences(arrangement: Arrangement, hand: Situation) -> Hit | None:
+class ThreeSimilarSequences(Predicate):
     """三色同順 Three Similar Sequences: the same chow in all three suits."""
-    chows = arrangement.chow_mask
-    found = chows & chows >> 9 & chows >> 18 & SUIT_MASKS[0]
-    if not found:
-        return None
-    tile = _lowest(found)
-    return Hit(1, " ".join([_chow(x) for x in (tile, tile + 9, tile + 18)]))
+
+    def hit(self, arrangement: Arrangement, hand: Situation) -> Hit | None:
+        chows = arrangement.chow_mask
+        found = chows & chows >> 9 & chows >> 18 & SUIT_MASKS[0]
+        if not found:
+            return None
+        tile = _lowest(found)
+        return Hit(1, " ".join([_chow(x) for x in (tile, tile + 9, tile + 18)]))
 
 
-def small_three_similar_triplets(arrangement: Arrangement, hand: Situation) -> Hit | None:
+class SmallThreeSimilarTriplets(Predicate):
     """三色小同刻 Small Three Similar Triplets: two suits' triplets, the pair in the third."""
-    pair = arrangement.pair
-    if arrangement.triplet_count < 2 or t.is_honour(pair):
-        return None
-    number = t.number(pair)
-    # The triplets of the pair's number: bit 0, 9 or 18 for the suit each is of.
-    suits = arrangement.triplet_mask >> number - 1 & SUIT_STARTS
-    if suits not in _TWO_SUITS or suits >> 9 * t.suit(pair) & 1:
-        return None
-    return Hit(1, f"triplets of {number} in two suits, pair {_pair(arrangement)}")
+
+    def hit(self, arrangement: Arrangement, hand: Situation) -> Hit | None:
+        pair = arrangement.pair
+        if arrangement.triplet_count < 2 or t.is_honour(pair):
+            return None
+        number = t.number(pair)
+        # The triplets of the pair's number: bit 0, 9 or 18 for the suit each is of.
+        suits = arrangement.triplet_mask >> number - 1 & SUIT_STARTS
+        if suits not in _TWO_SUITS or suits >> 9 * t.suit(pair) & 1:
+            return None
+        return Hit(1, f"triplets of {number} in two suits, pair {_pair(arrangement)}")
 
 
 _TWO_SUITS: Final = frozenset({1 | 1 << 9, 1 | 1 << 18, 1 << 9 | 1 << 18})
 
 
-def three_similar_triplets(arrangement: Arrangement, hand: Situation) -> Hit | None:
+class ThreeSimilarTriplets(Predicate):
     """三色同刻 Three Similar Triplets: triplets of one number in all three suits."""
-    triplets = arrangement.triplet_mask
-    found = triplets & triplets >> 9 & triplets >> 18 & SUIT_MASKS[0]
-    if not found:
-        return None
-    return Hit(1, f"triplets of {t.number(_lowest(found))} in all three suits")
+
+    def hit(self, arrangement: Arrangement, hand: Situation) -> Hit | None:
+        triplets = arrangement.triplet_mask
+        found = triplets & triplets >> 9 & triplets >> 18 & SUIT_MASKS[0]
+        if not found:
+            return None
+        return Hit(1, f"triplets of {t.number(_lowest(found))} in all three suits")
 
 
 # 7 Consecutive sets
 
 
-def nine_tile_straight(arrangement: Arrangement, hand: Situation) -> Hit | None:
+class NineTileStraight(Predicate):
     """一氣通貫 Nine-Tile Straight: the chows 123, 456 and 789 of one suit (exposed or not)."""
-    chows = arrangement.chow_mask
-    found = chows & chows >> 3 & chows >> 6 & SUIT_STARTS
-    return _STRAIGHT[_lowest(found) // 9] if found else None
+
+    def hit(self, arrangement: Arrangement, hand: Situation) -> Hit | None:
+        chows = arrangement.chow_mask
+        found = chows & chows >> 3 & chows >> 6 & SUIT_STARTS
+        return _STRAIGHT[_lowest(found) // 9] if found else None
 
 
 _STRAIGHT: Final = tuple(
@@ -501,14 +547,17 @@ _STRAIGHT: Final = tuple(
 )
 
 
-def _consecutive_triplets(size: int) -> Predicate:
+class ConsecutiveTriplets(Predicate):
     """三連刻 / 四連刻 Three, Four Consecutive Triplets: pungs or kongs of ``size``
     consecutive numbers of one suit."""
 
-    starts = RUN_STARTS[size]
+    def __init__(self, size: int) -> None:
+        self.size: Final = size
+        self.starts: Final = RUN_STARTS[size]
 
-    def predicate(arrangement: Arrangement, hand: Situation) -> Hit | None:
-        found = starts
+    def hit(self, arrangement: Arrangement, hand: Situation) -> Hit | None:
+        size = self.size
+        found = self.starts
         for offset in range(size):
             found &= arrangement.triplet_mask >> offset
         if not found:
@@ -516,17 +565,19 @@ def _consecutive_triplets(size: int) -> Predicate:
         first = _lowest(found)
         return Hit(1, " ".join([_triplet(x) for x in range(first, first + size)]))
 
-    return predicate
-
 
 # 8 Terminals
 
 
-def _lesser_terminals(allowed: int) -> Predicate:
+class LesserTerminals(Predicate):
     """混全帶么 / 純全帶么 Mixed, Pure Lesser Terminals: every set and the pair hold a tile
     of ``allowed`` (a mask: terminals and honours, or terminals only)."""
 
-    def predicate(arrangement: Arrangement, hand: Situation) -> Hit | None:
+    def __init__(self, allowed: int) -> None:
+        self.allowed: Final = allowed
+
+    def hit(self, arrangement: Arrangement, hand: Situation) -> Hit | None:
+        allowed = self.allowed
         pair = arrangement.pair
         # A chow holds a terminal only as 123 or 789; a triplet is its one tile.
         if (
@@ -538,21 +589,23 @@ def _lesser_terminals(allowed: int) -> Predicate:
             return None
         return Hit(1, f"every set and the pair hold one: {_sets(arrangement)} {_pair(arrangement)}")
 
-    return predicate
 
-
-def mixed_greater_terminals(arrangement: Arrangement, hand: Situation) -> Hit | None:
+class MixedGreaterTerminals(Predicate):
     """混么九 Mixed Greater Terminals: All Triplets or Seven Pairs of terminals and honours.
 
     Never a Thirteen Terminals hand (RULES.md §4.7): the table's forms leave it out. In the
     standard form, tiles that are all terminals and honours can only make triplets.
     """
-    return _ONLY_ORPHANS if hand.only(ORPHANS) else None
+
+    def hit(self, arrangement: Arrangement, hand: Situation) -> Hit | None:
+        return _ONLY_ORPHANS if hand.only(ORPHANS) else None
 
 
-def pure_greater_terminals(arrangement: Arrangement, hand: Situation) -> Hit | None:
+class PureGreaterTerminals(Predicate):
     """清么九 Pure Greater Terminals: terminal number tiles (1 and 9) only."""
-    return _ONLY_TERMINALS if hand.only(TERMINALS) else None
+
+    def hit(self, arrangement: Arrangement, hand: Situation) -> Hit | None:
+        return _ONLY_TERMINALS if hand.only(TERMINALS) else None
 
 
 _ONLY_ORPHANS: Final = Hit(1, "terminals and honours only", shared=True)
@@ -562,46 +615,47 @@ _ONLY_TERMINALS: Final = Hit(1, "1s and 9s only", shared=True)
 # 9 Incidental bonuses
 
 
-def _flag(test: Callable[[Win], bool], reason: str) -> Predicate:
+class Flag(Predicate):
     """海底撈月 ... 地和 Incidental bonuses: what the win context says (category 9)."""
 
-    hit = Hit(1, reason, shared=True)
+    def __init__(self, test: Callable[[Win], bool], reason: str) -> None:
+        self.test: Final = test
+        self.found: Final = Hit(1, reason, shared=True)
 
-    def predicate(arrangement: Arrangement, hand: Situation) -> Hit | None:
-        return hit if test(hand.win) else None
-
-    return predicate
+    def hit(self, arrangement: Arrangement, hand: Situation) -> Hit | None:
+        return self.found if self.test(hand.win) else None
 
 
 # 10 Irregular hands
 
 
-def _form(reason: str) -> Predicate:
+class IrregularForm(Predicate):
     """十三么九 / 七對子 Thirteen Terminals, Seven Pairs: the hand's form itself (the table
     ties each to its form)."""
 
-    hit = Hit(1, reason, shared=True)
+    def __init__(self, reason: str) -> None:
+        self.found: Final = Hit(1, reason, shared=True)
 
-    def predicate(arrangement: Arrangement, hand: Situation) -> Hit | None:
-        return hit
-
-    return predicate
+    def hit(self, arrangement: Arrangement, hand: Situation) -> Hit | None:
+        return self.found
 
 
 # 11 Bonus tiles (mod)
 
 
-def _proper(proper: bool) -> Predicate:
+class Proper(Predicate):
     """正花 / 偏花 Proper, Improper Flower/Season: each bonus tile numbered like the seat
     (1 East ... 4 North) or not."""
 
-    def predicate(arrangement: Arrangement, hand: Situation) -> Hit | None:
+    def __init__(self, proper: bool) -> None:
+        self.proper: Final = proper
+
+    def hit(self, arrangement: Arrangement, hand: Situation) -> Hit | None:
+        proper = self.proper
         seat = hand.seat_wind - t.EAST + 1
         found = [_FLOWERS[n] for n in hand.hand.flowers if (n == seat) == proper]
         found += [_SEASONS[n] for n in hand.hand.seasons if (n == seat) == proper]
         return Hit(len(found), ", ".join(found)) if found else None
-
-    return predicate
 
 
 # Each bonus tile's name in a reason, by its number (1-4).
@@ -609,16 +663,16 @@ _FLOWERS: Final = tuple(f"flower {n}" for n in range(5))
 _SEASONS: Final = tuple(f"season {n}" for n in range(5))
 
 
-def _complete(kind: str) -> Predicate:
+class Complete(Predicate):
     """齊四花 / 齊四季 Four Flowers, Four Seasons: a complete set of four."""
 
-    hit = Hit(1, f"all four {kind}", shared=True)
+    def __init__(self, kind: str) -> None:
+        self.flowers: Final = kind == "flowers"
+        self.found: Final = Hit(1, f"all four {kind}", shared=True)
 
-    def predicate(arrangement: Arrangement, hand: Situation) -> Hit | None:
-        numbers = hand.hand.flowers if kind == "flowers" else hand.hand.seasons
-        return hit if len(set(numbers)) == 4 else None
-
-    return predicate
+    def hit(self, arrangement: Arrangement, hand: Situation) -> Hit | None:
+        numbers = hand.hand.flowers if self.flowers else hand.hand.seasons
+        return self.found if len(set(numbers)) == 4 else None
 
 
 NOT_THIRTEEN: frozenset[Form] = frozenset({"standard", "seven_pairs"})
@@ -657,54 +711,54 @@ def _p(
 
 
 CATALOGUE: tuple[Pattern, ...] = (
-    _p("1.1", "All Sequences", "平和", "Four chows and a pair; no condition on the pair, the wait or concealment.", all_sequences, needs=CHOWS_4, example=Example("123m456p23478955s", "4s")),
-    _p("1.2", "Concealed Hand", "門前清", "A regular hand with no exposed meld; winning on a discard and concealed kongs are fine. In v2.51 Seven Pairs and Thirteen Terminals are always concealed too.", concealed_hand, needs=CONCEALED, example=Example("123456m789p23499s", "9s", seat="S", discarder="W")),
-    _p("1.3", "No Terminals", "斷么九", "Only number tiles 2 to 8: no terminals, no honours.", no_terminals, forms=ANY_FORM, needs=ONLY_MIDDLE, example=Example("234m345p45667888s", "8s")),
-    _p("2.1.1", "Mixed One-Suit", "混一色", "Number tiles of one suit, plus honour tiles.", mixed_one_suit, forms=ANY_FORM, needs=ONE_SUIT, example=Example("123345789m11155z", "5z")),
-    _p("2.1.2", "Pure One-Suit", "清一色", "Number tiles of one suit only.", pure_one_suit, forms=ANY_FORM, needs=ONE_SUIT, example=Example("12334555567789p", "9p")),
-    _p("2.2", "Nine Gates", "九蓮寶燈", "1112345678999 of one suit held (the nine-sided wait), won on any tile of that suit.", nine_gates, needs=ONE_SUIT | CONCEALED, example=Example("11123455678999m", "5m")),
-    _p("3.1", "Value Honor", "番牌", "Each pung or kong of a dragon or of the seat wind; there is no prevailing wind.", value_honor, needs=HONOUR_TRIPLET, example=Example("123m789p23455s", "4s", seat="S", melds=(("pung", "777z"),), discarder="W")),
-    _p("3.2.1", "Small Three Dragons", "小三元", "Two dragon pungs or kongs and a pair of the third dragon.", _small_three(DRAGONS, 3), needs=HONOUR_TRIPLET | TRIPLETS_2, example=Example("123m456p55566677z", "4p", seat="S")),
-    _p("3.2.2", "Big Three Dragons", "大三元", "Pungs or kongs of all three dragons.", _big_three(DRAGONS, 3), needs=HONOUR_TRIPLET | TRIPLETS_3, example=Example("123m55p555666777z", "3m", seat="S")),
-    _p("3.3.1", "Small Three Winds", "小三風", "Two wind pungs or kongs and a pair of a third wind.", _small_three(WINDS, 3), needs=HONOUR_TRIPLET | TRIPLETS_2, example=Example("123m456p11122233z", "3m", seat="S")),
-    _p("3.3.2", "Big Three Winds", "大三風", "Pungs or kongs of three winds.", _big_three(WINDS, 3), needs=HONOUR_TRIPLET | TRIPLETS_3, example=Example("123m55p111222333z", "3m", seat="S")),
-    _p("3.3.3", "Small Four Winds", "小四喜", "Three wind pungs or kongs and a pair of the fourth wind.", _small_three(WINDS, 4), needs=HONOUR_TRIPLET | TRIPLETS_3, example=Example("123m11122233344z", "3m", seat="S")),
-    _p("3.3.4", "Big Four Winds", "大四喜", "Pungs or kongs of all four winds.", _big_three(WINDS, 4), needs=HONOUR_TRIPLET | TRIPLETS_4, example=Example("55m111222333444z", "5m", seat="S")),
-    _p("3.4", "All Honors", "字一色", "Honour tiles only.", all_honors, forms=ANY_FORM, needs=ONLY_HONOURS, example=Example("11122255566677z", "7z")),
-    _p("4.1", "All Triplets", "對對和", "Four pungs or kongs.", all_triplets, needs=TRIPLETS_4, example=Example("111m22233399s", "9s", seat="S", melds=(("pung", "777p"),))),
-    _p("4.2.1", "Two Concealed Triplets", "二暗刻", "Two concealed pungs or kongs: every tile drawn by the winner, none the winning discard.", _concealed_triplets(2), needs=CONCEALED_2, example=Example("111m222p456789s55z", "6s")),
-    _p("4.2.2", "Three Concealed Triplets", "三暗刻", "Three concealed pungs or kongs.", _concealed_triplets(3), needs=CONCEALED_2, example=Example("111m222p333789s55z", "8s", seat="S")),
-    _p("4.2.3", "Four Concealed Triplets", "四暗刻", "Four concealed pungs or kongs.", _concealed_triplets(4), needs=CONCEALED_2, example=Example("111m222p333999s55z", "5z", seat="S")),
-    _p("4.3.1", "One Kong", "一槓", "One kong, exposed or concealed.", _kongs(1), needs=HAS_KONG, example=Example("123m456p78955s", "5s", seat="S", melds=(("kong", "1111z"),))),
-    _p("4.3.2", "Two Kong", "二槓", "Two kongs.", _kongs(2), needs=HAS_KONG, example=Example("123p45655s", "5s", seat="S", melds=(("kong", "1111z"), ("kong", "9999m")))),
-    _p("4.3.3", "Three Kong", "三槓", "Three kongs.", _kongs(3), needs=HAS_KONG, example=Example("45655s", "5s", seat="S", melds=(("kong", "1111z"), ("kong", "9999m"), ("kong", "1111p")))),
-    _p("4.3.4", "Four Kong", "四槓", "Four kongs.", _kongs(4), needs=HAS_KONG, example=Example("55s", "5s", seat="S", melds=(("kong", "1111z"), ("kong", "9999m"), ("kong", "1111p"), ("kong", "9999s")))),
-    _p("5.1.1", "Two Identical Sequences", "一般高", "Two identical chows (same suit, same numbers).", _identical(2), needs=CHOWS_TWICE, example=Example("112233m456p78955s", "5s")),
-    _p("5.1.2", "Two Identical Sequences Twice", "兩般高", "Two different pairs of identical chows.", _identical(2, groups=2), needs=CHOWS_4 | CHOWS_TWICE, example=Example("112233m445566p99s", "9s")),
-    _p("5.1.3", "Three Identical Sequences", "一色三同順", "Three identical chows.", _identical(3), needs=CHOWS_3 | CHOWS_TWICE, example=Example("112233m456p55s", "5s", melds=(("chow", "123m"),))),
-    _p("5.1.4", "Four Identical Sequences", "一色四同順", "Four identical chows.", _identical(4), needs=CHOWS_4 | CHOWS_TWICE, example=Example("112233m55s", "5s", melds=(("chow", "123m"), ("chow", "123m")))),
-    _p("6.1", "Three Similar Sequences", "三色同順", "The same chow in all three suits.", three_similar_sequences, needs=CHOWS_3 | SIMILAR_CHOWS, example=Example("123m123p123789s55z", "5z")),
-    _p("6.2.1", "Small Three Similar Triplets", "三色小同刻", "Pungs or kongs of one number in two suits, the pair of that number in the third.", small_three_similar_triplets, needs=TRIPLETS_2 | SIMILAR_TRIPLETS, example=Example("222m222p22456789s", "9s")),
-    _p("6.2.2", "Three Similar Triplets", "三色同刻", "Pungs or kongs of one number in all three suits.", three_similar_triplets, needs=TRIPLETS_3 | SIMILAR_TRIPLETS, example=Example("222m222p222456s55z", "5z")),
-    _p("7.1", "Nine-Tile Straight", "一氣通貫", "The chows 123, 456 and 789 of one suit.", nine_tile_straight, needs=CHOWS_3 | STRAIGHT, example=Example("123456789m123p55s", "5s")),
-    _p("7.2.1", "Three Consecutive Triplets", "三連刻", "Pungs or kongs of three consecutive numbers of one suit.", _consecutive_triplets(3), needs=TRIPLETS_3 | TRIPLET_RUN, example=Example("333444m789p55s", "5s", melds=(("pung", "222m"),))),
-    _p("7.2.2", "Four Consecutive Triplets", "四連刻", "Pungs or kongs of four consecutive numbers of one suit.", _consecutive_triplets(4), needs=TRIPLETS_4 | TRIPLET_RUN, example=Example("111222333444m55z", "5z")),
-    _p("8.1.1", "Mixed Lesser Terminals", "混全帶么", "Every set and the pair hold a terminal or an honour.", _lesser_terminals(ORPHANS), needs=ORPHAN_PAIR | TERMINAL_SETS, example=Example("123m789p78999s111z", "1z", seat="S")),
-    _p("8.1.2", "Pure Lesser Terminals", "純全帶么", "Every set and the pair hold a terminal (1 or 9).", _lesser_terminals(TERMINALS), needs=ORPHAN_PAIR | TERMINAL_SETS, example=Example("123789m789p12399s", "9s")),
-    _p("8.1.3", "Mixed Greater Terminals", "混么九", "An All Triplets or Seven Pairs hand of terminals and honours only; never Thirteen Terminals.", mixed_greater_terminals, forms=NOT_THIRTEEN, needs=ONLY_ORPHANS, example=Example("111m999p11199s111z", "9s", seat="S")),
-    _p("8.1.4", "Pure Greater Terminals", "清么九", "Terminal number tiles (1 and 9) only.", pure_greater_terminals, forms=NOT_THIRTEEN, needs=ONLY_TERMINALS, example=Example("111999m11199p999s", "9p")),
-    _p("9.1.1", "Final Draw", "海底撈月", "A self-drawn win on the last tile of the wall.", _flag(lambda w: w.last_tile and w.self_drawn, "self-drawn last tile"), forms=ANY_FORM, needs=WIN_FLAG | LAST_TILE, example=Example("123m789p23455s", "4s", seat="S", melds=(("pung", "777z"),), flags=("last_tile",))),
-    _p("9.1.2", "Final Discard", "河底撈魚", "A win on the last discard of the hand.", _flag(lambda w: w.last_tile and not w.self_drawn, "last discard"), forms=ANY_FORM, needs=WIN_FLAG | LAST_TILE, example=Example("123m789p23455s", "4s", seat="S", melds=(("pung", "777z"),), discarder="W", flags=("last_tile",))),
-    _p("9.2", "Win on Kong", "嶺上開花", "A self-drawn win on a kong's replacement tile.", _flag(lambda w: w.kong_replacement, "kong replacement tile"), forms=ANY_FORM, needs=WIN_FLAG | KONG_REPLACEMENT, example=Example("123m789p23455s", "4s", seat="S", melds=(("kong", "7777z"),), flags=("kong_replacement",))),
-    _p("9.3", "Robbing a Kong", "搶槓", "A win on the tile another player adds to a pung to make a kong.", _flag(lambda w: w.robbing_kong, "robbed kong"), forms=ANY_FORM, needs=WIN_FLAG | ROBBING_KONG, example=Example("123m789p23455s", "4s", seat="S", melds=(("pung", "777z"),), discarder="W", flags=("robbing_kong",))),
-    _p("9.4.1", "Blessing of Heaven", "天和", "East wins on the dealt 14 tiles.", _flag(lambda w: w.first_turn and w.seat == "E", "East's dealt hand"), forms=ANY_FORM, needs=WIN_FLAG | FIRST_TURN, example=Example("123m789p23455s777z", "4s", flags=("first_turn",))),
-    _p("9.4.2", "Blessing of Earth", "地和", "Another player wins on East's first discard with the dealt 13 tiles.", _flag(lambda w: w.first_turn and w.seat != "E", "East's first discard"), forms=ANY_FORM, needs=WIN_FLAG | FIRST_TURN, example=Example("123m789p23455s777z", "4s", seat="S", discarder="E", flags=("first_turn",))),
-    _p("10.1", "Thirteen Terminals", "十三么九", "One of each terminal and honour, plus a pair of one of them.", _form("one of each terminal and honour"), forms=frozenset({"thirteen_terminals"}), example=Example("19m19p19s12345677z", "7z")),
-    _p("10.2", "Seven Pairs", "七對子", "Seven pairs; four alike not declared as a kong are two pairs.", _form("seven pairs"), forms=frozenset({"seven_pairs"}), example=Example("1155m2288p3399s66z", "6z")),
-    _p("11.1.1", "Improper Flower/Season", "偏花", "Bonus-tile mod: each flower or season not proper to the winner's seat.", _proper(False), forms=ANY_FORM, stacks=True, needs=BONUS_HELD, example=Example("123m789p23455s", "4s", seat="E", melds=(("pung", "777z"),), flowers=(2,))),
-    _p("11.1.2", "Proper Flower/Season", "正花", "Bonus-tile mod: each flower or season proper to the winner's seat (1 East ... 4 North).", _proper(True), forms=ANY_FORM, stacks=True, needs=BONUS_HELD, example=Example("123m789p23455s", "4s", seat="E", melds=(("pung", "777z"),), flowers=(1,))),
-    _p("11.2.1", "Four Flowers", "齊四花", "Bonus-tile mod: all four flowers.", _complete("flowers"), forms=ANY_FORM, stacks=True, needs=FOUR_BONUS, example=Example("123m789p23455s", "4s", seat="S", melds=(("pung", "777z"),), flowers=(1, 2, 3, 4))),
-    _p("11.2.2", "Four Seasons", "齊四季", "Bonus-tile mod: all four seasons.", _complete("seasons"), forms=ANY_FORM, stacks=True, needs=FOUR_BONUS, example=Example("123m789p23455s", "4s", seat="S", melds=(("pung", "777z"),), seasons=(1, 2, 3, 4))),
+    _p("1.1", "All Sequences", "平和", "Four chows and a pair; no condition on the pair, the wait or concealment.", AllSequences(), needs=CHOWS_4, example=Example("123m456p23478955s", "4s")),
+    _p("1.2", "Concealed Hand", "門前清", "A regular hand with no exposed meld; winning on a discard and concealed kongs are fine. In v2.51 Seven Pairs and Thirteen Terminals are always concealed too.", ConcealedHand(), needs=CONCEALED, example=Example("123456m789p23499s", "9s", seat="S", discarder="W")),
+    _p("1.3", "No Terminals", "斷么九", "Only number tiles 2 to 8: no terminals, no honours.", NoTerminals(), forms=ANY_FORM, needs=ONLY_MIDDLE, example=Example("234m345p45667888s", "8s")),
+    _p("2.1.1", "Mixed One-Suit", "混一色", "Number tiles of one suit, plus honour tiles.", MixedOneSuit(), forms=ANY_FORM, needs=ONE_SUIT, example=Example("123345789m11155z", "5z")),
+    _p("2.1.2", "Pure One-Suit", "清一色", "Number tiles of one suit only.", PureOneSuit(), forms=ANY_FORM, needs=ONE_SUIT, example=Example("12334555567789p", "9p")),
+    _p("2.2", "Nine Gates", "九蓮寶燈", "1112345678999 of one suit held (the nine-sided wait), won on any tile of that suit.", NineGates(), needs=ONE_SUIT | CONCEALED, example=Example("11123455678999m", "5m")),
+    _p("3.1", "Value Honor", "番牌", "Each pung or kong of a dragon or of the seat wind; there is no prevailing wind.", ValueHonor(), needs=HONOUR_TRIPLET, example=Example("123m789p23455s", "4s", seat="S", melds=(("pung", "777z"),), discarder="W")),
+    _p("3.2.1", "Small Three Dragons", "小三元", "Two dragon pungs or kongs and a pair of the third dragon.", SmallThree(DRAGONS, 3), needs=HONOUR_TRIPLET | TRIPLETS_2, example=Example("123m456p55566677z", "4p", seat="S")),
+    _p("3.2.2", "Big Three Dragons", "大三元", "Pungs or kongs of all three dragons.", BigThree(DRAGONS, 3), needs=HONOUR_TRIPLET | TRIPLETS_3, example=Example("123m55p555666777z", "3m", seat="S")),
+    _p("3.3.1", "Small Three Winds", "小三風", "Two wind pungs or kongs and a pair of a third wind.", SmallThree(WINDS, 3), needs=HONOUR_TRIPLET | TRIPLETS_2, example=Example("123m456p11122233z", "3m", seat="S")),
+    _p("3.3.2", "Big Three Winds", "大三風", "Pungs or kongs of three winds.", BigThree(WINDS, 3), needs=HONOUR_TRIPLET | TRIPLETS_3, example=Example("123m55p111222333z", "3m", seat="S")),
+    _p("3.3.3", "Small Four Winds", "小四喜", "Three wind pungs or kongs and a pair of the fourth wind.", SmallThree(WINDS, 4), needs=HONOUR_TRIPLET | TRIPLETS_3, example=Example("123m11122233344z", "3m", seat="S")),
+    _p("3.3.4", "Big Four Winds", "大四喜", "Pungs or kongs of all four winds.", BigThree(WINDS, 4), needs=HONOUR_TRIPLET | TRIPLETS_4, example=Example("55m111222333444z", "5m", seat="S")),
+    _p("3.4", "All Honors", "字一色", "Honour tiles only.", AllHonors(), forms=ANY_FORM, needs=ONLY_HONOURS, example=Example("11122255566677z", "7z")),
+    _p("4.1", "All Triplets", "對對和", "Four pungs or kongs.", AllTriplets(), needs=TRIPLETS_4, example=Example("111m22233399s", "9s", seat="S", melds=(("pung", "777p"),))),
+    _p("4.2.1", "Two Concealed Triplets", "二暗刻", "Two concealed pungs or kongs: every tile drawn by the winner, none the winning discard.", ConcealedTriplets(2), needs=CONCEALED_2, example=Example("111m222p456789s55z", "6s")),
+    _p("4.2.2", "Three Concealed Triplets", "三暗刻", "Three concealed pungs or kongs.", ConcealedTriplets(3), needs=CONCEALED_2, example=Example("111m222p333789s55z", "8s", seat="S")),
+    _p("4.2.3", "Four Concealed Triplets", "四暗刻", "Four concealed pungs or kongs.", ConcealedTriplets(4), needs=CONCEALED_2, example=Example("111m222p333999s55z", "5z", seat="S")),
+    _p("4.3.1", "One Kong", "一槓", "One kong, exposed or concealed.", Kongs(1), needs=HAS_KONG, example=Example("123m456p78955s", "5s", seat="S", melds=(("kong", "1111z"),))),
+    _p("4.3.2", "Two Kong", "二槓", "Two kongs.", Kongs(2), needs=HAS_KONG, example=Example("123p45655s", "5s", seat="S", melds=(("kong", "1111z"), ("kong", "9999m")))),
+    _p("4.3.3", "Three Kong", "三槓", "Three kongs.", Kongs(3), needs=HAS_KONG, example=Example("45655s", "5s", seat="S", melds=(("kong", "1111z"), ("kong", "9999m"), ("kong", "1111p")))),
+    _p("4.3.4", "Four Kong", "四槓", "Four kongs.", Kongs(4), needs=HAS_KONG, example=Example("55s", "5s", seat="S", melds=(("kong", "1111z"), ("kong", "9999m"), ("kong", "1111p"), ("kong", "9999s")))),
+    _p("5.1.1", "Two Identical Sequences", "一般高", "Two identical chows (same suit, same numbers).", Identical(2), needs=CHOWS_TWICE, example=Example("112233m456p78955s", "5s")),
+    _p("5.1.2", "Two Identical Sequences Twice", "兩般高", "Two different pairs of identical chows.", Identical(2, groups=2), needs=CHOWS_4 | CHOWS_TWICE, example=Example("112233m445566p99s", "9s")),
+    _p("5.1.3", "Three Identical Sequences", "一色三同順", "Three identical chows.", Identical(3), needs=CHOWS_3 | CHOWS_TWICE, example=Example("112233m456p55s", "5s", melds=(("chow", "123m"),))),
+    _p("5.1.4", "Four Identical Sequences", "一色四同順", "Four identical chows.", Identical(4), needs=CHOWS_4 | CHOWS_TWICE, example=Example("112233m55s", "5s", melds=(("chow", "123m"), ("chow", "123m")))),
+    _p("6.1", "Three Similar Sequences", "三色同順", "The same chow in all three suits.", ThreeSimilarSequences(), needs=CHOWS_3 | SIMILAR_CHOWS, example=Example("123m123p123789s55z", "5z")),
+    _p("6.2.1", "Small Three Similar Triplets", "三色小同刻", "Pungs or kongs of one number in two suits, the pair of that number in the third.", SmallThreeSimilarTriplets(), needs=TRIPLETS_2 | SIMILAR_TRIPLETS, example=Example("222m222p22456789s", "9s")),
+    _p("6.2.2", "Three Similar Triplets", "三色同刻", "Pungs or kongs of one number in all three suits.", ThreeSimilarTriplets(), needs=TRIPLETS_3 | SIMILAR_TRIPLETS, example=Example("222m222p222456s55z", "5z")),
+    _p("7.1", "Nine-Tile Straight", "一氣通貫", "The chows 123, 456 and 789 of one suit.", NineTileStraight(), needs=CHOWS_3 | STRAIGHT, example=Example("123456789m123p55s", "5s")),
+    _p("7.2.1", "Three Consecutive Triplets", "三連刻", "Pungs or kongs of three consecutive numbers of one suit.", ConsecutiveTriplets(3), needs=TRIPLETS_3 | TRIPLET_RUN, example=Example("333444m789p55s", "5s", melds=(("pung", "222m"),))),
+    _p("7.2.2", "Four Consecutive Triplets", "四連刻", "Pungs or kongs of four consecutive numbers of one suit.", ConsecutiveTriplets(4), needs=TRIPLETS_4 | TRIPLET_RUN, example=Example("111222333444m55z", "5z")),
+    _p("8.1.1", "Mixed Lesser Terminals", "混全帶么", "Every set and the pair hold a terminal or an honour.", LesserTerminals(ORPHANS), needs=ORPHAN_PAIR | TERMINAL_SETS, example=Example("123m789p78999s111z", "1z", seat="S")),
+    _p("8.1.2", "Pure Lesser Terminals", "純全帶么", "Every set and the pair hold a terminal (1 or 9).", LesserTerminals(TERMINALS), needs=ORPHAN_PAIR | TERMINAL_SETS, example=Example("123789m789p12399s", "9s")),
+    _p("8.1.3", "Mixed Greater Terminals", "混么九", "An All Triplets or Seven Pairs hand of terminals and honours only; never Thirteen Terminals.", MixedGreaterTerminals(), forms=NOT_THIRTEEN, needs=ONLY_ORPHANS, example=Example("111m999p11199s111z", "9s", seat="S")),
+    _p("8.1.4", "Pure Greater Terminals", "清么九", "Terminal number tiles (1 and 9) only.", PureGreaterTerminals(), forms=NOT_THIRTEEN, needs=ONLY_TERMINALS, example=Example("111999m11199p999s", "9p")),
+    _p("9.1.1", "Final Draw", "海底撈月", "A self-drawn win on the last tile of the wall.", Flag(lambda w: w.last_tile and w.self_drawn, "self-drawn last tile"), forms=ANY_FORM, needs=WIN_FLAG | LAST_TILE, example=Example("123m789p23455s", "4s", seat="S", melds=(("pung", "777z"),), flags=("last_tile",))),
+    _p("9.1.2", "Final Discard", "河底撈魚", "A win on the last discard of the hand.", Flag(lambda w: w.last_tile and not w.self_drawn, "last discard"), forms=ANY_FORM, needs=WIN_FLAG | LAST_TILE, example=Example("123m789p23455s", "4s", seat="S", melds=(("pung", "777z"),), discarder="W", flags=("last_tile",))),
+    _p("9.2", "Win on Kong", "嶺上開花", "A self-drawn win on a kong's replacement tile.", Flag(lambda w: w.kong_replacement, "kong replacement tile"), forms=ANY_FORM, needs=WIN_FLAG | KONG_REPLACEMENT, example=Example("123m789p23455s", "4s", seat="S", melds=(("kong", "7777z"),), flags=("kong_replacement",))),
+    _p("9.3", "Robbing a Kong", "搶槓", "A win on the tile another player adds to a pung to make a kong.", Flag(lambda w: w.robbing_kong, "robbed kong"), forms=ANY_FORM, needs=WIN_FLAG | ROBBING_KONG, example=Example("123m789p23455s", "4s", seat="S", melds=(("pung", "777z"),), discarder="W", flags=("robbing_kong",))),
+    _p("9.4.1", "Blessing of Heaven", "天和", "East wins on the dealt 14 tiles.", Flag(lambda w: w.first_turn and w.seat == "E", "East's dealt hand"), forms=ANY_FORM, needs=WIN_FLAG | FIRST_TURN, example=Example("123m789p23455s777z", "4s", flags=("first_turn",))),
+    _p("9.4.2", "Blessing of Earth", "地和", "Another player wins on East's first discard with the dealt 13 tiles.", Flag(lambda w: w.first_turn and w.seat != "E", "East's first discard"), forms=ANY_FORM, needs=WIN_FLAG | FIRST_TURN, example=Example("123m789p23455s777z", "4s", seat="S", discarder="E", flags=("first_turn",))),
+    _p("10.1", "Thirteen Terminals", "十三么九", "One of each terminal and honour, plus a pair of one of them.", IrregularForm("one of each terminal and honour"), forms=frozenset({"thirteen_terminals"}), example=Example("19m19p19s12345677z", "7z")),
+    _p("10.2", "Seven Pairs", "七對子", "Seven pairs; four alike not declared as a kong are two pairs.", IrregularForm("seven pairs"), forms=frozenset({"seven_pairs"}), example=Example("1155m2288p3399s66z", "6z")),
+    _p("11.1.1", "Improper Flower/Season", "偏花", "Bonus-tile mod: each flower or season not proper to the winner's seat.", Proper(False), forms=ANY_FORM, stacks=True, needs=BONUS_HELD, example=Example("123m789p23455s", "4s", seat="E", melds=(("pung", "777z"),), flowers=(2,))),
+    _p("11.1.2", "Proper Flower/Season", "正花", "Bonus-tile mod: each flower or season proper to the winner's seat (1 East ... 4 North).", Proper(True), forms=ANY_FORM, stacks=True, needs=BONUS_HELD, example=Example("123m789p23455s", "4s", seat="E", melds=(("pung", "777z"),), flowers=(1,))),
+    _p("11.2.1", "Four Flowers", "齊四花", "Bonus-tile mod: all four flowers.", Complete("flowers"), forms=ANY_FORM, stacks=True, needs=FOUR_BONUS, example=Example("123m789p23455s", "4s", seat="S", melds=(("pung", "777z"),), flowers=(1, 2, 3, 4))),
+    _p("11.2.2", "Four Seasons", "齊四季", "Bonus-tile mod: all four seasons.", Complete("seasons"), forms=ANY_FORM, stacks=True, needs=FOUR_BONUS, example=Example("123m789p23455s", "4s", seat="S", melds=(("pung", "777z"),), seasons=(1, 2, 3, 4))),
 )  # fmt: skip
 
 BY_ID: Final = {pattern.id: pattern for pattern in CATALOGUE}

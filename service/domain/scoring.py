@@ -9,15 +9,22 @@ from .decompose import Arrangement, arrangements
 from .errors import NotAWinningHand, ScoringError
 from .features import PLANNED
 from .hand import Hand, Meld, Rules, Win, check_context, check_winning_tile, declared_melds
-from .patterns import Counted, Example, Pattern, Situation
+from .patterns import Counted, Example, Hit, Pattern, Predicate, Situation
 
 Limit = Literal["none", "capped", "single_pattern"]
+
+
+class _NoPattern(Predicate):
+    """The Chicken Hand's, never asked: a hand is one when no other pattern holds."""
+
+    def hit(self, arrangement: Arrangement, hand: Situation) -> Hit | None:
+        return None
 
 
 CHICKEN = Pattern(
     "0", "Chicken Hand", "雞糊", "Chicken Hand",
     "A winning hand with no pattern scores 1 point (rules.chicken).",
-    lambda arrangement, hand: None,
+    _NoPattern(),
     Example("456p789s55s222z", "5s", melds=(("chow", "123m"),)),
 )  # fmt: skip
 
@@ -60,7 +67,7 @@ def held_patterns(arrangement: Arrangement, hand: Situation) -> list[Counted]:
             checks = step.checks
             if checks & features != checks:
                 continue
-            hit = step.predicate(arrangement, hand)
+            hit = step.predicate.hit(arrangement, hand)
             if hit is not None:
                 found.append(step.counted(hit))
                 if not step.stacks:
