@@ -145,12 +145,8 @@ def arrangements(
     """
     if keys[0] < 0:
         keys = t.suit_keys(held)
-    declared = _Declared(melds) if melds else _NO_MELDS
-    found = [
-        arrangement
-        for parts in _standard(keys)
-        for arrangement in _completions(parts, declared, winning_tile, on_discard)
-    ]
+    found: list[Arrangement] = []
+    _standard(keys, _Declared(melds) if melds else _NO_MELDS, winning_tile, on_discard, found)
     if not melds:
         if _paired(keys):
             counts = t.counts(held)
@@ -193,7 +189,7 @@ def is_winning(counts: list[int], melds: int, forms: Collection[Form] = ALL_FORM
     """Whether counts (14 - 3 * melds tiles) form a winning hand of one of ``forms`` (the
     irregular hands a rule set may leave out; a standard hand always wins); cheap, for waits."""
     keys = t.suit_keys(tuple([tile for tile, n in enumerate(counts) for _ in range(n)]))
-    if _standard(keys):
+    if _standard(keys, _NO_MELDS, -1, False, None):
         return True
     if melds:
         return False
@@ -203,46 +199,36 @@ def is_winning(counts: list[int], melds: int, forms: Collection[Form] = ALL_FORM
     )
 
 
-def _standard(keys: t.SuitKeys) -> list[list[SuitReading]]:
-    """Every standard reading of the held tiles, as one reading of each suit held, exactly
-    one of them with the pair; from their suit keys, suit by suit (compiled, a loop over a
-    fixed tuple goes through the generic iterator).
+def _standard(
+    keys: t.SuitKeys,
+    declared: _Declared,
+    winning_tile: int,
+    on_discard: bool,
+    found: list[Arrangement] | None,
+) -> bool:
+    """Every standard reading of the held tiles, as one reading of each suit (exactly one
+    of them with the pair), with the ``declared`` melds: added to ``found`` as arrangements
+    (``_completions``); without ``found``, only whether there is one. Whether any was.
 
-    The suits' readings are not joined into one object: an arrangement is made from them
-    directly (``_completions``), which makes no object per suit on the way.
+    The suits' readings are combined in four nested loops, one a suit (a suit without tiles
+    reads one way, with nothing), and an arrangement is made from each combination
+    directly: no list of combinations, no object per suit on the way.
     """
     m, p, s, z = keys
-    suits: list[tuple[SuitReading, ...]] = []
-    if not (_held(suits, m) and _held(suits, p) and _held(suits, s) and _held(suits, z)):
-        return []
-    # Most hands read one way in each suit: then the one reading is the suits' own.
-    found: list[list[SuitReading]] = [[]]
-    for readings in suits:
-        if len(readings) == 1:
-            for parts in found:
-                parts.append(readings[0])
-        else:
-            found = [[*parts, reading] for parts in found for reading in readings]
-    return [parts for parts in found if _pairs(parts) == 1]
-
-
-def _held(suits: list[tuple[SuitReading, ...]], key: int) -> bool:
-    """Adds the readings of the suit of ``key`` to ``suits``, if it holds any tile; False if
-    it holds some but they read no way."""
-    if not key & t.FACES:
-        return True
-    readings = _suit_sets(key)
-    suits.append(readings)
-    return bool(readings)
-
-
-def _pairs(parts: list[SuitReading]) -> int:
-    """How many of the suits' readings hold a pair."""
-    pairs = 0
-    for part in parts:
-        if part.pair >= 0:
-            pairs += 1
-    return pairs
+    readings_m, readings_p = _suit_sets(m), _suit_sets(p)
+    readings_s, readings_z = _suit_sets(s), _suit_sets(z)
+    some = False
+    for a in readings_m:
+        for b in readings_p:
+            for c in readings_s:
+                for d in readings_z:
+                    if (a.pair >= 0) + (b.pair >= 0) + (c.pair >= 0) + (d.pair >= 0) != 1:
+                        continue
+                    if found is None:
+                        return True
+                    _completions(found, declared, a, b, c, d, winning_tile, on_discard)
+                    some = True
+    return some
 
 
 class SuitReading:
@@ -279,7 +265,10 @@ _SUIT_READINGS: Final[Memo[int, tuple[_Reading, ...]]] = Memo(40_000)
 
 
 def _suit_sets(key: int) -> tuple[SuitReading, ...]:
-    """One suit's readings, from its key."""
+    """One suit's readings, from its key: none if its tiles read no way, one reading with
+    nothing in it if it holds none."""
+    if not key & t.FACES:
+        return _NO_TILES
     found = _SUIT_SETS.get(key)
     if found is not None:
         return found
@@ -354,26 +343,34 @@ class _Declared(SuitReading):
 
 
 _NO_MELDS: Final = _Declared(())  # shared by the hands that declare none (four in ten)
+_NO_TILES: Final = (SuitReading(-1, ()),)  # the one reading of a suit without tiles
 
 
 def _completions(
-    parts: list[SuitReading], declared: _Declared, winning_tile: int, on_discard: bool
-) -> list[Arrangement]:
-    """The arrangements of one reading of the held tiles (a reading of each suit held) with
-    the declared melds: one for each distinct set the winning tile may have completed."""
-    sets = list(declared.sets)
-    offset = len(sets)
-    pair = -1
-    chow_count, triplet_count = declared.chow_count, declared.triplet_count
-    chow_mask, triplet_mask = declared.chow_mask, declared.triplet_mask
-    for part in parts:
-        sets.extend(part.sets)
-        if part.pair >= 0:
-            pair = part.pair
-        chow_count += part.chow_count
-        triplet_count += part.triplet_count
-        chow_mask |= part.chow_mask
-        triplet_mask |= part.triplet_mask
+    found: list[Arrangement],
+    declared: _Declared,
+    m: SuitReading,
+    p: SuitReading,
+    s: SuitReading,
+    z: SuitReading,
+    winning_tile: int,
+    on_discard: bool,
+) -> None:
+    """Adds to ``found`` the arrangements of one reading of the held tiles (a reading of
+    each suit) with the declared melds: one for each distinct set the winning tile may have
+    completed."""
+    sets = [*declared.sets, *m.sets, *p.sets, *s.sets, *z.sets]
+    offset = len(declared.sets)
+    pair = m.pair if m.pair >= 0 else p.pair if p.pair >= 0 else s.pair if s.pair >= 0 else z.pair
+    chow_count = declared.chow_count + m.chow_count + p.chow_count + s.chow_count + z.chow_count
+    triplet_count = (
+        declared.triplet_count + m.triplet_count + p.triplet_count + s.triplet_count
+        + z.triplet_count
+    )  # fmt: skip
+    chow_mask = declared.chow_mask | m.chow_mask | p.chow_mask | s.chow_mask | z.chow_mask
+    triplet_mask = (
+        declared.triplet_mask | m.triplet_mask | p.triplet_mask | s.triplet_mask | z.triplet_mask
+    )
     # Held triplets are concealed, so far.
     concealed = triplet_count - declared.triplet_count + declared.concealed
     slots: list[int | None] = [None] if pair == winning_tile else []
@@ -388,7 +385,6 @@ def _completions(
             if last is None or last.kind != meld.kind or last.tile != meld.tile:
                 slots.append(index)
             last = meld
-    found = []
     for slot in slots:
         formed, exposed = tuple(sets), 0
         if slot is not None and on_discard:
@@ -408,7 +404,6 @@ def _completions(
                 triplet_mask=triplet_mask,
             )
         )
-    return found
 
 
 # Every set held, by kind and lowest tile: concealed, and exposed as a held set the winning
