@@ -38,7 +38,6 @@ from .tiles import mask
 Form = Literal["standard", "seven_pairs", "thirteen_terminals"]
 ALL_FORMS: Final[frozenset[Form]] = frozenset({"standard", "seven_pairs", "thirteen_terminals"})
 
-_ORPHANS: Final = frozenset(t.ORPHANS)
 
 # One suit's reading: the pair's offset (-1 for none) and the sets as (is_chow, offset).
 _Reading = tuple[int, tuple[tuple[bool, int], ...]]
@@ -92,7 +91,7 @@ class Arrangement:
             | (TRIPLETS_4 if triplet_count == 4 else 0)
             | (CONCEALED_2 if concealed >= 2 else 0)
             | (HONOUR_TRIPLET if triplet_mask >> t.EAST else 0)
-            | (ORPHAN_PAIR if pair in _ORPHANS else 0)
+            | (ORPHAN_PAIR if pair >= 0 and _ORPHAN_KINDS >> pair & 1 else 0)
             | (CHOWS_TWICE if chow_count >= 2 and _count(chow_mask) < chow_count else 0)
             | (SIMILAR_CHOWS if chow_mask & chow_mask >> 9 & chow_mask >> 18 & _CHARACTERS else 0)
             | (STRAIGHT if chow_mask & chow_mask >> 3 & chow_mask >> 6 & SUIT_STARTS else 0)
@@ -100,7 +99,7 @@ class Arrangement:
             | (TRIPLET_RUN if triplet_mask & triplet_mask >> 1 & triplet_mask >> 2 & RUNS else 0)
             | (0 if chow_mask & ~TERMINAL_CHOWS or triplet_mask & ~_ORPHAN_KINDS else TERMINAL_SETS)
         )
-        self.plan_bits = _FORM_BITS[form]
+        self.plan_bits = 0 if form == "standard" else _FORM_BITS[form]
 
 
 # Groups of tiles as masks (``tiles.mask``): bit n for tile n.
@@ -359,7 +358,9 @@ def _completions(
     """Adds to ``found`` the arrangements of one reading of the held tiles (a reading of
     each suit) with the declared melds: one for each distinct set the winning tile may have
     completed."""
-    sets = [*declared.sets, *m.sets, *p.sets, *s.sets, *z.sets]
+    # Tuples added: adding an empty one (most hands declare nothing and hold two or three
+    # suits) returns the other, where a list would be extended by each.
+    sets = declared.sets + m.sets + p.sets + s.sets + z.sets
     offset = len(declared.sets)
     pair = m.pair if m.pair >= 0 else p.pair if p.pair >= 0 else s.pair if s.pair >= 0 else z.pair
     chow_count = declared.chow_count + m.chow_count + p.chow_count + s.chow_count + z.chow_count
@@ -386,7 +387,7 @@ def _completions(
                 slots.append(index)
             last = meld
     for slot in slots:
-        formed, exposed = tuple(sets), 0
+        formed, exposed = sets, 0
         if slot is not None and on_discard:
             completed = _EXPOSED[sets[slot].kind][sets[slot].tile]
             formed = (*sets[:slot], completed, *sets[slot + 1 :])
