@@ -233,20 +233,7 @@ class Rules(Value):
 def declared_melds(hand: Hand, size: int = 14, won: bool = True) -> tuple[Meld, ...]:
     """Check the declared melds, the tile count (``size``) and the copies of each tile;
     ``won``: the tiles include a winning tile (not so after a draw, for hand analysis)."""
-    declared = []
-    for index, spec in enumerate(hand.melds):
-        meld = _LEGAL.get(_spelled(spec.kind, spec.tiles, spec.concealed))
-        if meld is None:
-            fault = _meld_fault(spec)
-            if fault is not None:
-                raise InvalidHand.at(f"hand.melds[{index}].{fault[0]}", fault[1])
-            meld = _LEGAL[_spelled(spec.kind, tuple(sorted(spec.tiles)), spec.concealed)]
-        declared.append(meld)
-    if len(declared) > 1:
-        # In one fixed order (``Meld.order``), so that the order the client listed them in
-        # changes nothing: sorted by their codes (ints: no key function called per meld).
-        declared = [_DECLARED[code] for code in sorted([meld.code for meld in declared])]
-    melds = tuple(declared)
+    melds = _declared(hand.melds) if hand.melds else ()
     held = len(hand.tiles) + 3 * len(melds)
     if held != size:
         raise InvalidHand.at("hand.tiles", _count_fault(hand, held, size, won))
@@ -259,6 +246,24 @@ def declared_melds(hand: Hand, size: int = 14, won: bool = True) -> tuple[Meld, 
             f"{copies} copies of {t.repeated(kind)} across tiles and melds; there are only 4",
         )
     return melds
+
+
+def _declared(specs: tuple[MeldSpec, ...]) -> tuple[Meld, ...]:
+    """The declared melds as the client spelled them (``specs``), checked, in one order."""
+    declared = []
+    for index, spec in enumerate(specs):
+        meld = _LEGAL.get(_spelled(spec.kind, spec.tiles, spec.concealed))
+        if meld is None:
+            fault = _meld_fault(spec)
+            if fault is not None:
+                raise InvalidHand.at(f"hand.melds[{index}].{fault[0]}", fault[1])
+            meld = _LEGAL[_spelled(spec.kind, tuple(sorted(spec.tiles)), spec.concealed)]
+        declared.append(meld)
+    if len(declared) > 1:
+        # In one fixed order (``Meld.order``), so that the order the client listed them in
+        # changes nothing: sorted by their codes (ints: no key function called per meld).
+        declared = [_DECLARED[code] for code in sorted([meld.code for meld in declared])]
+    return tuple(declared)
 
 
 def tile_keys(held: t.SuitKeys, melds: tuple[Meld, ...]) -> t.SuitKeys:

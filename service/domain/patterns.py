@@ -106,8 +106,13 @@ def _lowest(bits: int) -> int:
 
 
 def _tiles(bits: int) -> list[int]:
-    """The tiles of a mask, in order (for a reason: only for a pattern found)."""
-    return [tile for tile in range(t.KINDS) if bits >> tile & 1]
+    """The tiles of a mask, in order (for a reason: only for a pattern found), its lowest
+    bit taken off each time: a step per tile, not per kind."""
+    tiles = []
+    while bits:
+        tiles.append(_lowest(bits))
+        bits &= bits - 1
+    return tiles
 
 
 def _honours(bits: int) -> int:
@@ -259,7 +264,9 @@ class Pattern:
 
 
 def _sets(arrangement: Arrangement) -> str:
-    return " ".join([meld.text for meld in arrangement.sets])
+    """A standard reading's four sets, written: an f-string, one string made from them."""
+    a, b, c, d = arrangement.sets
+    return f"{a.text} {b.text} {c.text} {d.text}"
 
 
 def _pair(arrangement: Arrangement) -> str:
@@ -441,7 +448,7 @@ class ConcealedTriplets(Predicate):
         if arrangement.concealed_triplets < self.size:
             return None
         melds = [m for m in arrangement.sets if m.kind != CHOW and m.concealed]
-        return Hit(1, "concealed " + " ".join([meld.text for meld in melds]))
+        return Hit(1, f"concealed {' '.join([meld.text for meld in melds])}")
 
 
 class Kongs(Predicate):
