@@ -156,40 +156,37 @@ def _parse_compact(text: str, given: str | None = None) -> list[int]:
 
     What this accepts is ``(?:[1-9]+[mps]|[1-7]+z|[🀀-🀡]| )*``; anything else goes to
     ``_explain``. Character codes rather than characters: this runs for every tile of every
-    request, and compiled, ``ord(text[i])`` reads a code without making a string. The tiles
-    are put in place from the end of a list as long as the text (each tile is at least a
-    character), not appended and reversed.
+    request, and compiled, ``ord(text[i])`` reads a code without making a string.
     """
     shown = text if given is None else given
-    tiles = [0] * len(text)
-    at = len(text)  # where the last tile read is
+    tiles: list[int] = []
     base = -1  # the first tile of the suit of the group being read, -1 between groups
     top = -1  # its highest face (0-8), -1 between groups: then no digit is a tile
-    letter_at = at  # where the last tile read was when the group's letter was
+    letter_at = 0  # how many tiles were read when the group's letter was
     for index in range(len(text) - 1, -1, -1):
         code = ord(text[index])
         face = code - 49  # 1-9 as 0-8
         if 0 <= face <= 8:
             if face > top:
                 _explain(shown)
-            at -= 1
-            tiles[at] = base + face
+            tiles.append(base + face)
             continue
-        if top >= 0 and at == letter_at:  # a letter with no digit before it
+        if top >= 0 and len(tiles) == letter_at:  # a letter with no digit before it
             _explain(shown)
         base = _suit_base(code)
         if base >= 0:
             top = 6 if base == EAST else 8
-            letter_at = at
+            letter_at = len(tiles)
         elif code == 32:  # a space between groups only
             top = -1
         elif code > 127 and given is None:  # a glyph, or no tile: read the glyphs written
             return _parse_compact(text.translate(_GLYPHS_WRITTEN), text)
         else:
             _explain(shown)
-    if top >= 0 and at == letter_at:
+    if top >= 0 and len(tiles) == letter_at:
         _explain(shown)
-    return tiles[at:]
+    tiles.reverse()
+    return tiles
 
 
 # Each glyph as its tile in compact notation, a group of its own: " 1m ".
