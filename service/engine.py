@@ -8,7 +8,7 @@ A response shares its recurring fragments with others (render.py): read it, don'
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import Any, Final
 
 from . import render
 from .domain import analysis, claims, scoring, sheets
@@ -27,12 +27,13 @@ from .request import (
     loader,
 )
 
-# Each operation's request loader, made once.
-_SCORE = loader(ScoreRequestSchema())
-_WAITS = loader(WaitsRequestSchema())
-_BATCH = loader(BatchRequestSchema())
-_CLAIM = loader(ClaimRequestSchema())
-_SETTLE = loader(SettleRequestSchema())
+# Each operation's request loader, made once (Final: compiled, read as a constant, not looked
+# up among the module's names at each request).
+_SCORE: Final = loader(ScoreRequestSchema())
+_WAITS: Final = loader(WaitsRequestSchema())
+_BATCH: Final = loader(BatchRequestSchema())
+_CLAIM: Final = loader(ClaimRequestSchema())
+_SETTLE: Final = loader(SettleRequestSchema())
 
 __all__ = ["MAX_BATCH", "Problem", "batch", "claim", "discards", "score", "settle", "waits"]
 

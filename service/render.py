@@ -14,7 +14,7 @@ from .domain import tiles as t
 from .domain.analysis import Analysis, Discard
 from .domain.claims import Claimed
 from .domain.decompose import Arrangement
-from .domain.hand import SET_KINDS, Rules, set_text, set_tiles, tile_keys
+from .domain.hand import SET_KINDS, Meld, Rules, set_text, set_tiles, tile_keys
 from .domain.memo import Memo
 from .domain.patterns import CATALOGUE, Counted
 from .domain.scoring import CHICKEN, Score
@@ -90,7 +90,7 @@ def _hand(score: Score) -> dict[str, Any]:
     situation = score.situation
     form = score.arrangement.form
     text, glyphs = t.written(tile_keys(situation.hand.keys, situation.melds))
-    hand = _HANDS[form].copy()
+    hand = (_STANDARD_HAND if form == "standard" else _HANDS[form]).copy()
     hand["form"] = form
     hand["concealed"] = situation.concealed
     hand["tiles"] = text
@@ -105,16 +105,19 @@ def _shape(arrangement: Arrangement, into: dict[str, Any]) -> None:
     if arrangement.form == "standard":
         winning = arrangement.winning
         won = -1 if winning is None else winning
-        lines = []
-        for index, meld in enumerate(arrangement.sets):
-            # Not ``[index == won]``: compiled, a pair of lines is a C struct, boxed into a
-            # tuple to be read at an index known only when it runs.
-            line = _SET_LINES[meld.code]
-            lines.append(line[1] if index == won else line[0])
-        into["sets"] = lines
+        a, b, c, d = arrangement.sets  # a standard reading's four: one list made whole
+        into["sets"] = [_set(a, won == 0), _set(b, won == 1), _set(c, won == 2), _set(d, won == 3)]
         into["pair"] = t.repeated(arrangement.pair, 2)
     elif arrangement.form == "seven_pairs":
         into["pairs"] = [t.repeated(tile, 2) for tile in arrangement.pairs]
+
+
+def _set(meld: Meld, completed: bool) -> dict[str, Any]:
+    """A set's line, as completed by the win or not. (Not ``[completed]``: compiled, a pair
+    of lines is a C struct, boxed into a tuple to be read at an index known only when it
+    runs.)"""
+    line = _SET_LINES[meld.code]
+    return line[1] if completed else line[0]
 
 
 def _set_lines(code: int) -> tuple[dict[str, Any], dict[str, Any]]:
@@ -166,6 +169,7 @@ _HANDS: Final[dict[str, dict[str, Any]]] = {
         ("standard", ("sets", "pair")), ("seven_pairs", ("pairs",)), ("thirteen_terminals", ())
     )
 }  # fmt: skip
+_STANDARD_HAND: Final = _HANDS["standard"]  # most hands: no look-up by form
 _BREAKDOWN: Final[dict[str, Any]] = dict.fromkeys(
     ["rules", "hand", "patterns", "not_counted", "points", "limit", "score"]
 )
