@@ -117,7 +117,8 @@ class Value:
 
 
 class MeldSpec(Value):
-    """A declared meld as the client gave it, before it is checked."""
+    """A declared meld as the client gave it, when it spells no legal meld: kept for
+    ``declared_melds`` to say what is wrong with it (``declared_meld``)."""
 
     FIELDS = ("kind", "tiles", "concealed")
 
@@ -128,7 +129,8 @@ class MeldSpec(Value):
 
 
 class Hand(Value):
-    """The tiles held (``tiles`` includes the winning tile) and the declared melds.
+    """The tiles held (``tiles`` includes the winning tile) and the declared melds (each the
+    legal ``Meld`` it spells, or its ``MeldSpec`` when it spells none: ``declared_meld``).
 
     ``keys`` (``tiles.suit_keys``) and ``kinds`` (``tiles.mask``) are the tiles held counted
     once, for what comes after: checking the copies of each tile, decomposing and writing
@@ -140,7 +142,7 @@ class Hand(Value):
     def __init__(
         self,
         tiles: tuple[int, ...],
-        melds: tuple[MeldSpec, ...] = (),
+        melds: tuple[Meld | MeldSpec, ...] = (),
         winning_tile: int = 0,
         flowers: tuple[int, ...] = (),
         seasons: tuple[int, ...] = (),
@@ -248,10 +250,14 @@ def declared_melds(hand: Hand, size: int = 14, won: bool = True) -> tuple[Meld, 
     return melds
 
 
-def _declared(specs: tuple[MeldSpec, ...]) -> tuple[Meld, ...]:
-    """The declared melds as the client spelled them (``specs``), checked, in one order."""
+def _declared(specs: tuple[Meld | MeldSpec, ...]) -> tuple[Meld, ...]:
+    """The declared melds as the client gave them (``specs``: legal melds, or specs that may
+    not be), checked, in one order."""
     declared = []
     for index, spec in enumerate(specs):
+        if isinstance(spec, Meld):  # already found legal (``declared_meld``)
+            declared.append(spec)
+            continue
         meld = _LEGAL.get(_spelled(spec.kind, spec.tiles, spec.concealed))
         if meld is None:
             fault = _meld_fault(spec)
@@ -292,6 +298,14 @@ def _over_four(keys: t.SuitKeys) -> bool:
 
 _OVER_FOUR: Final = sum(27 << t.FACE_BITS * face for face in range(9))
 _TOP: Final = sum(32 << t.FACE_BITS * face for face in range(9))
+
+
+def declared_meld(kind: str, tiles: tuple[int, ...], concealed: bool) -> Meld | MeldSpec:
+    """A meld as a client declares it: the legal meld itself when it is spelled as one
+    (shared: nothing made, nothing to check again), else its spec as given, which
+    ``declared_melds`` explains."""
+    meld = _LEGAL.get(_spelled(kind, tiles, concealed))
+    return meld if meld is not None else MeldSpec(kind, tiles, concealed)  # type: ignore[arg-type]
 
 
 def _spelled(kind: str, tiles: tuple[int, ...], concealed: bool) -> int:

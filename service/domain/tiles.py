@@ -82,12 +82,17 @@ def is_honour(tile: int) -> bool:
 
 
 def seat_wind(seat: str) -> int:
-    """A seat's own wind (a seat is one of ``SEATS``): found among four letters, which costs
-    less than a dict look-up."""
-    index = SEATS.find(seat) if len(seat) == 1 else -1
-    if index < 0:
-        raise ValueError(f"{seat!r} is not a seat: one of {', '.join(SEATS)}")
-    return EAST + index
+    """A seat's own wind: compared with each seat's letter, which costs less than a dict
+    look-up or a search."""
+    if seat == "E":
+        return EAST
+    if seat == "S":
+        return SOUTH
+    if seat == "W":
+        return WEST
+    if seat == "N":
+        return NORTH
+    raise ValueError(f"{seat!r} is not a seat: one of {', '.join(SEATS)}")
 
 
 def name(tile: int) -> str:

@@ -8,7 +8,7 @@ from typing import Any, Final
 
 from ..domain import tiles as t
 from ..domain.claims import Entry
-from ..domain.hand import Hand, MeldSpec, Rules, Value, Win
+from ..domain.hand import Hand, Meld, MeldSpec, Rules, Value, Win, declared_meld
 from ..domain.memo import Memo
 from ..domain.rulesets import DEFAULT, resolve_fields
 from ..domain.sheets import SheetHand
@@ -64,13 +64,13 @@ class Maker:
 # (loading.py checks it).
 
 
-def make_meld(kind: str, tiles: tuple[int, ...], concealed: bool = False) -> MeldSpec:
-    return MeldSpec(kind, tiles, concealed)  # type: ignore[arg-type]
+def make_meld(kind: str, tiles: tuple[int, ...], concealed: bool = False) -> Meld | MeldSpec:
+    return declared_meld(kind, tiles, concealed)
 
 
 def make_hand(
     tiles: tuple[int, ...],
-    melds: tuple[MeldSpec, ...] | list[MeldSpec] = (),
+    melds: tuple[Meld | MeldSpec, ...] | list[Meld | MeldSpec] = (),
     flowers: tuple[int, ...] | list[int] = (),
     seasons: tuple[int, ...] | list[int] = (),
     winning_tile: tuple[int, ...] | None = None,  # absent in a waits request
