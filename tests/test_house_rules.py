@@ -42,6 +42,7 @@ from service.domain.patterns import (
 )
 from service.domain.payments import SCHEMES, payments
 from service.domain.rulesets import (
+    _HOUSE_RULES,
     _RESOLVED,
     DEFAULT,
     RESOLVED,
@@ -504,9 +505,15 @@ def test_plain_rules_are_resolved_once_and_kept_within_bounds() -> None:
     uniform = resolve({"payoff": "uniform", "minimum": 5})
     assert resolve({"minimum": 5, "payoff": "uniform"}) is uniform
     assert uniform == Rules(payoff="uniform", minimum=5)
-    # Rules with house rules of their own are not kept: their tables are (above).
-    assert resolve({"values": {"1.1": 7}}) is not resolve({"values": {"1.1": 7}})
+    # Rules with house rules of their own are kept apart, by what they resolve to.
+    house = resolve({"values": {"1.1": 7}, "exclude": ["2.2", "1.3"]})
+    assert resolve({"exclude": ["1.3", "2.2", "1.3"], "values": {"1.1": 7}}) is house
+    assert resolve({"values": {"1.1": 8}, "exclude": ["2.2", "1.3"]}) is not house
     assert len(_RESOLVED) == 1
+    _HOUSE_RULES.cache_clear()
+    for value in range(2 * RESOLVED + 2):
+        resolve({"values": {"1.1": 1 + value}})
+    assert len(_HOUSE_RULES) == 2  # emptied when full, twice
     for value in range(2 * RESOLVED + 2):  # with the uniform rules, 2 x 1024 + 3
         resolve({"standard_value": 1 + value})
     assert len(_RESOLVED) == 3  # emptied when full, twice

@@ -67,7 +67,7 @@ def resolve_fields(
         if exclude is None:
             exclude = fields.get("exclude")
     version = version if version is not None else fields.get("version", DEFAULT.version)
-    rules = Rules(
+    resolved = (
         version,
         payoff if payoff is not None else fields.get("payoff", DEFAULT.payoff),
         _given(standard_value, fields, "standard_value", DEFAULT.standard_value),
@@ -80,7 +80,13 @@ def resolve_fields(
         _given(limit, fields, "limit", DEFAULT.limit),
         profile,
     )
-    return _RESOLVED.put(key, rules) if key else rules
+    if key:
+        return _RESOLVED.put(key, Rules(*resolved))
+    # House rules of the request's own: the same rules resolved before are kept by what
+    # they resolve to, so that a table sending its house rules with every hand gets the one
+    # ``Rules``, whose table and rendering are then found by identity (render.rules).
+    found = _HOUSE_RULES.get(resolved)
+    return found if found is not None else _HOUSE_RULES.put(resolved, Rules(*resolved))
 
 
 _NO_PROFILE: Final[dict[str, Any]] = {}
@@ -89,6 +95,8 @@ _NO_PROFILE: Final[dict[str, Any]] = {}
 # clients choose them (~200 bytes each).
 RESOLVED: Final = 1024
 _RESOLVED: Final[Memo[tuple[object, ...], Rules]] = Memo(RESOLVED)
+# And those with house rules of their own, by the fields they resolve to (~600 bytes each).
+_HOUSE_RULES: Final[Memo[tuple[Any, ...], Rules]] = Memo(RESOLVED)
 
 
 def _given(value: int | None, fields: dict[str, Any], name: str, default: int) -> int:
@@ -112,6 +120,7 @@ def install_profiles(profiles: Mapping[str, Mapping[str, Any]]) -> None:
     of any installed before, and build their tables now rather than on a first hand."""
     _profiles.clear()
     _RESOLVED.cache_clear()  # rules resolved from the profiles replaced
+    _HOUSE_RULES.cache_clear()
     _profiles.update({name: dict(fields) for name, fields in profiles.items()})
     pin_tables([resolve({"profile": name}) for name in _profiles])
 
