@@ -39,8 +39,12 @@ Form = Literal["standard", "seven_pairs", "thirteen_terminals"]
 ALL_FORMS: Final[frozenset[Form]] = frozenset({"standard", "seven_pairs", "thirteen_terminals"})
 
 
-# One suit's reading: the pair's offset (-1 for none) and the sets as (is_chow, offset).
-_Reading = tuple[int, tuple[tuple[bool, int], ...]]
+# One suit's reading as one int: the pair's offset plus one (0 for none) in its low 4 bits,
+# then each set in 5 bits, lowest first: 16 for a chow, plus its offset plus one (never 0).
+# An int, not tuples of pairs: a table of them holds no object the garbage collector tracks.
+_PAIR_BITS: Final = 4
+_SET_BITS: Final = 5
+_CHOW_BIT: Final = 16
 
 
 class Arrangement:
@@ -260,7 +264,7 @@ class SuitReading:
 # winning suit (18,874, the most readings first) holds 6.5 MiB (tracemalloc, 361 B a suit):
 # their sets are the shared melds of _HELD.
 _SUIT_SETS: Final[Memo[int, tuple[SuitReading, ...]]] = Memo(20_000)
-_SUIT_READINGS: Final[Memo[int, tuple[_Reading, ...]]] = Memo(40_000)
+_SUIT_READINGS: Final[Memo[int, tuple[int, ...]]] = Memo(40_000)
 
 
 def _suit_sets(key: int) -> tuple[SuitReading, ...]:
@@ -274,15 +278,22 @@ def _suit_sets(key: int) -> tuple[SuitReading, ...]:
     suit = t.key_suit(key)
     base = suit * 9
     readings = []
-    for pair, sets in _suit_readings(key & t.FACES, suit < 3):
-        melds = tuple(_HELD[CHOW if is_chow else PUNG][base + offset] for is_chow, offset in sets)
-        readings.append(SuitReading(base + pair if pair >= 0 else -1, melds))
+    for reading in _suit_readings(key & t.FACES, suit < 3):
+        melds = []
+        sets = reading >> _PAIR_BITS
+        while sets:
+            code = sets & 31
+            melds.append(_HELD[CHOW if code & _CHOW_BIT else PUNG][base + (code & 15) - 1])
+            sets >>= _SET_BITS
+        pair = reading & 15
+        readings.append(SuitReading(base + pair - 1 if pair else -1, tuple(melds)))
     return _SUIT_SETS.put(key, tuple(readings))
 
 
-def _suit_readings(counts: int, runs: bool) -> tuple[_Reading, ...]:
+def _suit_readings(counts: int, runs: bool) -> tuple[int, ...]:
     """Every split of one suit's counts (its key without the suit: ``tiles.FACE_BITS`` a
-    face) into pungs, chows (if ``runs``) and at most one pair.
+    face) into pungs, chows (if ``runs``) and at most one pair, each as one int (see
+    ``_PAIR_BITS``).
 
     The lowest tile left must start something; choosing at once how many chows, whether a
     pung and whether the pair start there makes every reading come out exactly once. The
@@ -299,7 +310,7 @@ def _suit_readings(counts: int, runs: bool) -> tuple[_Reading, ...]:
     while not counts >> t.FACE_BITS * start & _FACE:
         start += 1
     here = counts >> t.FACE_BITS * start & _FACE
-    readings: list[_Reading] = []
+    readings: list[int] = []
     for pung in (1, 0):
         for pair in (0, 1):
             chows = here - 3 * pung - 2 * pair
@@ -314,16 +325,21 @@ def _suit_readings(counts: int, runs: bool) -> tuple[_Reading, ...]:
                 ):
                     continue
                 rest -= chows * (t.PLACE[start + 1] + t.PLACE[start + 2])
-            sets = ((False, start),) * pung + ((True, start),) * chows
-            for rest_pair, rest_sets in _suit_readings(rest, runs):
-                if pair and rest_pair >= 0:
+            # The sets starting here, the pung first, then those of the rest above them.
+            sets = start + 1 if pung else 0
+            for index in range(pung, pung + chows):
+                sets |= (_CHOW_BIT | start + 1) << _SET_BITS * index
+            above = _SET_BITS * (pung + chows) + _PAIR_BITS
+            for upper in _suit_readings(rest, runs):
+                if pair and upper & 15:
                     continue
-                readings.append((start if pair else rest_pair, sets + rest_sets))
+                held = (start + 1 if pair else upper & 15) | sets << _PAIR_BITS
+                readings.append(held | upper >> _PAIR_BITS << above)
     return _SUIT_READINGS.put(key, tuple(readings))
 
 
 _FACE: Final = (1 << t.FACE_BITS) - 1  # one face's count in a key
-_NOTHING_LEFT: Final[tuple[_Reading, ...]] = ((-1, ()),)
+_NOTHING_LEFT: Final[tuple[int, ...]] = (0,)  # no pair, no sets
 
 
 class _Declared(SuitReading):
