@@ -142,14 +142,17 @@ class Situation:
         self.seat_wind = t.seat_wind(win.seat)
         self.value_honours = DRAGONS | 1 << self.seat_wind  # a mask
         held = hand.kinds
-        kongs = []
+        kongs: tuple[int, ...] = ()
         concealed = True
-        for meld in melds:
-            held |= meld.mask
-            if meld.kind == KONG:
-                kongs.append(meld.tile)
-            concealed = concealed and meld.concealed
-        self.kongs = tuple(kongs)
+        if melds:  # four hands in ten declare none: no list made for them
+            declared_kongs = []
+            for meld in melds:
+                held |= meld.mask
+                if meld.kind == KONG:
+                    declared_kongs.append(meld.tile)
+                concealed = concealed and meld.concealed
+            kongs = tuple(declared_kongs)
+        self.kongs = kongs
         self.concealed = concealed
         self.mask = held
         # The one suit of number tiles held, honours aside, or -1 (none, or more than one).
