@@ -178,28 +178,30 @@ def make_discard(seat: str, tile: tuple[int, ...]) -> tuple[str, int]:
 
 
 class _Meld(Maker):
-    def make(self, v: list[Any]) -> object:
-        return make_meld(v[0], v[1], v[2])
+    def make(self, values: list[Any]) -> object:
+        return make_meld(values[0], values[1], values[2])
 
 
 class _Hand(Maker):
-    def make(self, v: list[Any]) -> object:
-        return make_hand(v[0], v[1], v[2], v[3], v[4])
+    def make(self, values: list[Any]) -> object:
+        return make_hand(values[0], values[1], values[2], values[3], values[4])
 
 
 class _Win(Maker):
-    def make(self, v: list[Any]) -> object:
-        return make_win(v[0], v[1], v[2], v[3], v[4], v[5], v[6], v[7], v[8], v[9])
+    def make(self, values: list[Any]) -> object:
+        return make_win(values[0], values[1], values[2], values[3], values[4],
+                        values[5], values[6], values[7], values[8], values[9])  # fmt: skip
 
 
 class _Rules(Maker):
-    def make(self, v: list[Any]) -> object:
-        return resolve_fields(v[0], v[1], v[2], v[3], v[4], v[5], v[6], v[7], v[8], v[9])
+    def make(self, values: list[Any]) -> object:
+        return resolve_fields(values[0], values[1], values[2], values[3], values[4],
+                              values[5], values[6], values[7], values[8], values[9])  # fmt: skip
 
 
 class _ScoreRequest(Maker):
-    def make(self, v: list[Any]) -> object:
-        return make_score_request(v[0], v[1], v[2], v[3])
+    def make(self, values: list[Any]) -> object:
+        return make_score_request(values[0], values[1], values[2], values[3])
 
 
 MAKERS: Final[dict[Callable[..., object], Maker]] = {
