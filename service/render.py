@@ -53,12 +53,10 @@ _WRITTEN_RULES: Final[Memo[int, tuple[Rules, dict[str, Any]]]] = Memo(1024)
 
 
 def _pattern(counted: Counted) -> dict[str, Any]:
-    if counted.shared:  # the same object for every hand: looked up by identity
-        line = _SHARED_LINES.get(counted)
-        return _SHARED_LINES.put(counted, _line(counted)) if line is None else line
-    key = (counted.pattern.id, counted.value, counted.times, counted.reason)
-    line = _WRITTEN_LINES.get(key)
-    return _WRITTEN_LINES.put(key, _line(counted)) if line is None else line
+    if not counted.shared:  # a claim's, made for its request
+        return _line(counted)
+    line = _SHARED_LINES.get(counted)  # by identity
+    return _SHARED_LINES.put(counted, _line(counted)) if line is None else line
 
 
 def _line(counted: Counted) -> dict[str, Any]:
@@ -70,12 +68,10 @@ def _line(counted: Counted) -> dict[str, Any]:
     return line
 
 
-# Pattern lines as hands count them, shared. Most reasons are the same for every hand ("no
-# exposed meld"): their ``Counted`` is too, and is the key. The others name a few tiles, and
-# are looked up by what they say. Bounded, since those are the client's (~450 bytes a line),
-# and so are the rule sets (house rules) whose shared ``Counted`` the first table holds.
+# Pattern lines as hands count them, shared: a hand's ``Counted`` is made once for its reason
+# and value (``patterns.count``), and is the key. Bounded, since reasons name the client's
+# tiles (~450 bytes a line), and rule sets (house rules) value patterns their own way.
 _SHARED_LINES: Final[Memo[Counted, dict[str, Any]]] = Memo(4096)
-_WRITTEN_LINES: Final[Memo[tuple[str, int, int, str], dict[str, Any]]] = Memo(4096)
 
 # Each pattern's line, its own fields written once and the hand's filled into a copy: a copy
 # of a small dict costs about a third of one built key by key.

@@ -14,6 +14,8 @@ from typing import Any
 
 import pytest
 
+from service.engine import score
+
 from .support.hands import check, problem, request, score_hand
 
 BONUS = {"bonus_tiles": True}
@@ -1020,3 +1022,21 @@ def test_table_hands_are_well_formed() -> None:
         assert len(held) + 3 * len(melds) == 14, param.id
         assert max(Counter(held + meld_tiles).values()) <= 4, param.id
         assert win in held, param.id
+
+
+def test_hands_naming_the_same_tiles_share_one_pattern_line() -> None:
+    """A reason naming tiles is written once (``patterns.Naming``): two hands with a pung of
+    Red, one of them also with a pung of the seat wind, and then the first again. Each reason
+    says its own hand's tiles, in the order the hand reads them."""
+    first = score(request("123m456p789s55z", "5z", seat="E", melds=[("pung", "777z")]))
+    second = score(request("123m456p55z111z", "5z", seat="E", melds=[("pung", "777z")]))
+    again = score(request("123m456p789s55z", "5z", seat="E", melds=[("pung", "777z")]))
+    [line] = [p for p in first["patterns"] if p["id"] == "3.1"]
+    assert (line["reason"], line["count"], line["points"]) == ("pung of Red", 1, 10)
+    [other] = [p for p in second["patterns"] if p["id"] == "3.1"]
+    assert (other["reason"], other["count"], other["points"]) == (
+        "pung of Red, pung of East",
+        2,
+        20,
+    )
+    assert next(p for p in again["patterns"] if p["id"] == "3.1") is line

@@ -16,14 +16,14 @@ from service.domain import tiles as t
 from service.domain.decompose import arrangements
 from service.domain.features import EVERY
 from service.domain.hand import CHOW, PUNG, Rules, Win, declared_melds
-from service.domain.patterns import CATALOGUE, Counted, Situation
+from service.domain.patterns import BY_ID, CATALOGUE, NAMED, Counted, Naming, Situation
 from service.domain.payments import _PAID, payments
 from service.domain.rulesets import _RESOLVED, DEFAULT
 from service.domain.scoring import held_patterns
 from service.domain.versions import VERSIONS
 from service.engine import score, waits
 from service.problems import Problem
-from service.render import _SHARED_LINES, _WRITTEN_LINES, _WRITTEN_RULES
+from service.render import _SHARED_LINES, _WRITTEN_RULES
 from service.request import ScoreRequestSchema, load
 from service.request.fast import Doubt
 from service.request.loading import fast_loader
@@ -182,10 +182,13 @@ def test_the_shared_fragments_are_kept_within_bounds() -> None:
     for value in range(2 * 4096 + 3):
         payments(value, seat, DEFAULT)
     assert len(_PAID) == 3  # emptied when full, twice
-    _WRITTEN_LINES.cache_clear()
-    for times in range(2 * 4096 + 3):
-        render._pattern(Counted(CATALOGUE[0], 5, times, "four chows"))
-    assert len(_WRITTEN_LINES) == 3
+    # A pattern naming the hand's tiles keeps a bounded number of its hits.
+    naming = BY_ID["5.1.1"].predicate
+    assert isinstance(naming, Naming)
+    naming.hits.cache_clear()
+    for held in range(1, 2 * NAMED + 4):
+        naming.named(held)
+    assert len(naming.hits) == 3
     _SHARED_LINES.cache_clear()
     for times in range(2 * 4096 + 3):
         render._pattern(Counted(CATALOGUE[0], 5, times, "four chows", shared=True))

@@ -49,7 +49,7 @@ from .features import (
     TRIPLETS_4,
     WIN_FLAG,
 )
-from .hand import CHOW, KONG, PUNG, Hand, Meld, Rules, Win, set_text
+from .hand import CHOW, KONG, PUNG, SET_KINDS, Hand, Meld, Rules, SetKind, Win, set_text
 from .memo import Memo
 from .tiles import mask
 from .versions import VERSIONS, Version
@@ -57,21 +57,25 @@ from .versions import VERSIONS, Version
 
 class Hit:
     """A pattern found: how many times it counts (1 but for the per-set and per-tile
-    patterns), and why, in the hand's own tiles."""
+    patterns), and why, in the hand's own tiles.
 
-    __slots__ = ("reason", "shared", "times")
+    Made once for each reason, never per hand, and shared by the hands that have it: a
+    predicate's constant, or one of a ``Naming`` predicate's hits. What it counts for in a
+    rule set is then made once too, and kept on it (``counted``, the one field that changes:
+    see ``count``).
+    """
 
-    def __init__(self, times: int, reason: str, shared: bool = False) -> None:
+    __slots__ = ("counted", "reason", "times")
+
+    def __init__(self, times: int, reason: str) -> None:
         self.times: Final = times
         self.reason: Final = reason
-        # Made once, not per hand (a module's or a predicate's constant): what it counts for
-        # in a rule set can be made once too (``Step.counted``).
-        self.shared: Final = shared
+        self.counted: Counted | None = None
 
 
 class Counted:
     """A pattern held by the hand: its value in the rules in force, ``times`` over; ``shared``
-    by every hand holding it, when its hit is (``Step.counted``)."""
+    by every hand with its hit (made by ``count``), or made for one request (a claim's)."""
 
     __slots__ = ("pattern", "reason", "shared", "times", "value")
 
@@ -87,6 +91,18 @@ class Counted:
     @property
     def points(self) -> int:
         return self.value * self.times
+
+
+def count(hit: Hit, pattern: Pattern, value: int) -> Counted:
+    """What ``hit`` counts for as ``pattern`` worth ``value``: made once and kept on the hit,
+    since the next hand with the same hit is almost always scored by the same rules (a rule
+    set that values the pattern otherwise makes it anew)."""
+    last = hit.counted
+    if last is not None and last.value == value and last.pattern is pattern:
+        return last
+    counted = Counted(pattern, value, hit.times, hit.reason, shared=True)
+    hit.counted = counted
+    return counted
 
 
 # Groups of tiles as masks (``tiles.mask``): "only terminals", "which suits", "a chow
@@ -204,6 +220,55 @@ class Predicate:
         raise NotImplementedError
 
 
+class Naming(Predicate):
+    """A predicate whose reason names tiles of the hand ("pung of Red"): each of its hits is
+    made once, for what it names, and kept for the next hand that names the same.
+
+    ``hit`` packs what the reason names into an int (its signature: melds by ``_signature``,
+    tiles, masks) and asks ``named`` for the hit; ``found`` makes the hit from the signature
+    alone, so that the reason says no more than the signature. A hand pays a look-up where
+    writing its reason cost it a thousand instructions or more. Bounded (``NAMED``), since
+    hands are the client's.
+    """
+
+    def __init__(self) -> None:
+        self.hits: Final[Memo[int, Hit]] = Memo(NAMED)
+
+    def named(self, signature: int) -> Hit:
+        found = self.hits.get(signature)
+        return self.hits.put(signature, self.found(signature)) if found is None else found
+
+    def found(self, signature: int) -> Hit:
+        raise NotImplementedError
+
+
+# The most hits a Naming predicate keeps: ~300 bytes each, with what they count for.
+NAMED: Final = 1024
+
+
+def _signature(melds: list[Meld] | tuple[Meld, ...]) -> int:
+    """Melds in order, as a signature: each code (``Meld.code``, under 255) plus one, 8 bits."""
+    signature = 0
+    for meld in melds:
+        signature = signature << 8 | meld.code + 1
+    return signature
+
+
+def _signed_sets(signature: int) -> list[tuple[SetKind, int]]:
+    """The melds of a ``_signature`` as (kind, lowest tile), in order."""
+    sets = []
+    while signature:
+        code = (signature & 255) - 1
+        sets.append((SET_KINDS[code // 2 // t.KINDS], code // 2 % t.KINDS))
+        signature >>= 8
+    sets.reverse()
+    return sets
+
+
+def _written_sets(signature: int) -> str:
+    return " ".join([set_text(kind, tile) for kind, tile in _signed_sets(signature)])
+
+
 STANDARD: frozenset[Form] = frozenset({"standard"})
 ANY_FORM: frozenset[Form] = ALL_FORMS
 
@@ -266,16 +331,6 @@ class Pattern:
         return next(iter(self.forms))
 
 
-def _sets(arrangement: Arrangement) -> str:
-    """A standard reading's four sets, written: an f-string, one string made from them."""
-    a, b, c, d = arrangement.sets
-    return f"{a.text} {b.text} {c.text} {d.text}"
-
-
-def _pair(arrangement: Arrangement) -> str:
-    return t.repeated(arrangement.pair, 2)
-
-
 def _chow(tile: int) -> str:
     return set_text(CHOW, tile)
 
@@ -287,13 +342,16 @@ def _triplet(tile: int) -> str:
 # 1 Trivial patterns
 
 
-class AllSequences(Predicate):
+class AllSequences(Naming):
     """平和 All Sequences: four chows; nothing asked of the pair, the wait or concealment."""
 
     def hit(self, arrangement: Arrangement, hand: Situation) -> Hit | None:
         if arrangement.triplet_count:
             return None
-        return Hit(1, f"four chows: {_sets(arrangement)}")
+        return self.named(_signature(arrangement.sets))
+
+    def found(self, signature: int) -> Hit:
+        return Hit(1, f"four chows: {_written_sets(signature)}")
 
 
 class ConcealedHand(Predicate):
@@ -311,8 +369,8 @@ class NoTerminals(Predicate):
 
 
 # Hits whose reason is the same for every hand, made once: Hits are never changed.
-_NO_EXPOSED_MELD: Final = Hit(1, "no exposed meld", shared=True)
-_ONLY_MIDDLE: Final = Hit(1, "only 2-8 number tiles", shared=True)
+_NO_EXPOSED_MELD: Final = Hit(1, "no exposed meld")
+_ONLY_MIDDLE: Final = Hit(1, "only 2-8 number tiles")
 
 
 # 2 One-suit patterns
@@ -336,11 +394,11 @@ class PureOneSuit(Predicate):
         return _ALL_OF_SUIT[hand.suit]
 
 
-_WITH_HONOURS: Final = tuple(Hit(1, f"{name} with honours", shared=True) for name in t.SUIT_NAMES)
-_ALL_OF_SUIT: Final = tuple(Hit(1, f"all {name}", shared=True) for name in t.SUIT_NAMES)
+_WITH_HONOURS: Final = tuple(Hit(1, f"{name} with honours") for name in t.SUIT_NAMES)
+_ALL_OF_SUIT: Final = tuple(Hit(1, f"all {name}") for name in t.SUIT_NAMES)
 
 
-class NineGates(Predicate):
+class NineGates(Naming):
     """九蓮寶燈 Nine Gates: 1112345678999 of one suit held, won on any tile of that suit.
 
     The 13 tiles before the winning one must be the gates themselves (RULES.md §4.3): the
@@ -355,7 +413,10 @@ class NineGates(Predicate):
         winning_tile = hand.hand.winning_tile
         if held - t.PLACE[winning_tile] != _GATE_KEYS[hand.suit]:
             return None
-        return Hit(1, f"{_GATE_TEXT[hand.suit]} won on {t.repeated(winning_tile)}")
+        return self.named(winning_tile)
+
+    def found(self, signature: int) -> Hit:
+        return Hit(1, f"{_GATE_TEXT[t.suit(signature)]} won on {t.repeated(signature)}")
 
 
 _GATES: Final = (0, 0, 0, 1, 2, 3, 4, 5, 6, 7, 8, 8, 8)  # the faces of 1112345678999
@@ -372,25 +433,32 @@ def _named(tiles: list[int]) -> str:
     return ", ".join([t.name(tile) for tile in tiles])
 
 
-class ValueHonor(Predicate):
+class ValueHonor(Naming):
     """番牌 Value Honor: 10 for each pung or kong of a dragon or of the seat wind.
 
     Zung Jung has no prevailing wind, and a pair never scores.
     """
 
     def hit(self, arrangement: Arrangement, hand: Situation) -> Hit | None:
-        if not arrangement.triplet_mask & hand.value_honours:
+        honours = hand.value_honours
+        if not arrangement.triplet_mask & honours:
             return None
-        melds = [m for m in arrangement.sets if hand.value_honours >> m.tile & 1 and m.kind != CHOW]
-        return Hit(len(melds), ", ".join([f"{meld.kind} of {t.name(meld.tile)}" for meld in melds]))
+        return self.named(
+            _signature([m for m in arrangement.sets if honours >> m.tile & 1 and m.kind != CHOW])
+        )
+
+    def found(self, signature: int) -> Hit:
+        sets = _signed_sets(signature)
+        return Hit(len(sets), ", ".join([f"{kind} of {t.name(tile)}" for kind, tile in sets]))
 
 
-class SmallThree(Predicate):
+class SmallThree(Naming):
     """小三元 / 小三風 / 小四喜 Small Three Dragons, Small Three Winds, Small Four Winds:
     pungs or kongs of all but one of ``size`` honours of a kind (a mask), and a pair of the
     last."""
 
     def __init__(self, honours: int, size: int) -> None:
+        super().__init__()
         self.honours: Final = honours
         self.size: Final = size
 
@@ -400,14 +468,19 @@ class SmallThree(Predicate):
         pair = arrangement.pair
         if pair < 0 or not honours >> pair & 1 or _honours(held) != self.size - 1:
             return None
+        return self.named(held << 6 | pair)
+
+    def found(self, signature: int) -> Hit:
+        held, pair = signature >> 6, signature & 63
         return Hit(1, f"{_named(_tiles(held))} triplets, pair of {t.name(pair)}")
 
 
-class BigThree(Predicate):
+class BigThree(Naming):
     """大三元 / 大三風 / 大四喜 Big Three Dragons, Big Three Winds, Big Four Winds: pungs or
     kongs of ``size`` honours of a kind (a mask)."""
 
     def __init__(self, honours: int, size: int) -> None:
+        super().__init__()
         self.honours: Final = honours
         self.size: Final = size
 
@@ -415,7 +488,10 @@ class BigThree(Predicate):
         held = arrangement.triplet_mask & self.honours
         if _honours(held) < self.size:
             return None
-        return Hit(1, f"{_named(_tiles(held))} triplets")
+        return self.named(held)
+
+    def found(self, signature: int) -> Hit:
+        return Hit(1, f"{_named(_tiles(signature))} triplets")
 
 
 class AllHonors(Predicate):
@@ -425,55 +501,77 @@ class AllHonors(Predicate):
         return _ONLY_HONOURS if hand.only(HONOURS) else None
 
 
-_ONLY_HONOURS: Final = Hit(1, "honour tiles only", shared=True)
+_ONLY_HONOURS: Final = Hit(1, "honour tiles only")
 
 
 # 4 Triplets and kong
 
 
-class AllTriplets(Predicate):
+class AllTriplets(Naming):
     """對對和 All Triplets: four pungs or kongs."""
 
     def hit(self, arrangement: Arrangement, hand: Situation) -> Hit | None:
         if arrangement.chow_count:
             return None
-        return Hit(1, f"four triplets: {_sets(arrangement)}")
+        return self.named(_signature(arrangement.sets))
+
+    def found(self, signature: int) -> Hit:
+        return Hit(1, f"four triplets: {_written_sets(signature)}")
 
 
-class ConcealedTriplets(Predicate):
+class ConcealedTriplets(Naming):
     """二暗刻 / 三暗刻 / 四暗刻 Two, Three, Four Concealed Triplets: pungs or kongs whose
     tiles were all drawn by the winner (a pung the winning discard completed is exposed)."""
 
     def __init__(self, size: int) -> None:
+        super().__init__()
         self.size: Final = size
 
     def hit(self, arrangement: Arrangement, hand: Situation) -> Hit | None:
         if arrangement.concealed_triplets < self.size:
             return None
-        melds = [m for m in arrangement.sets if m.kind != CHOW and m.concealed]
-        return Hit(1, f"concealed {' '.join([meld.text for meld in melds])}")
+        return self.named(
+            _signature([m for m in arrangement.sets if m.kind != CHOW and m.concealed])
+        )
+
+    def found(self, signature: int) -> Hit:
+        return Hit(1, f"concealed {_written_sets(signature)}")
 
 
-class Kongs(Predicate):
+class Kongs(Naming):
     """一槓 ... 四槓 One to Four Kong: declared kongs, exposed or concealed."""
 
     def __init__(self, size: int) -> None:
+        super().__init__()
         self.size: Final = size
 
     def hit(self, arrangement: Arrangement, hand: Situation) -> Hit | None:
-        if len(hand.kongs) != self.size:
+        kongs = hand.kongs
+        if len(kongs) != self.size:
             return None
-        return Hit(1, " ".join([set_text(KONG, tile) for tile in hand.kongs]))
+        signature = 0
+        for tile in kongs:  # as declared: 6 bits a tile, plus one
+            signature = signature << 6 | tile + 1
+        return self.named(signature)
+
+    def found(self, signature: int) -> Hit:
+        kongs = []
+        while signature:
+            kongs.append(set_text(KONG, (signature & 63) - 1))
+            signature >>= 6
+        kongs.reverse()
+        return Hit(1, " ".join(kongs))
 
 
 # 5 Identical sets
 
 
-class Identical(Predicate):
+class Identical(Naming):
     """一般高 / 兩般高 / 一色三同順 / 一色四同順 Identical Sequences: ``groups`` different
     chows each held ``size`` times."""
 
     def __init__(self, size: int, groups: int = 1) -> None:
+        super().__init__()
         self.size: Final = size
         self.groups: Final = groups
 
@@ -493,25 +591,28 @@ class Identical(Predicate):
                     held |= 1 << meld.tile
         if not held or (groups == 2 and not held & held - 1):
             return None
-        return Hit(1, " ".join([f"{size} x {_chow(x)}" for x in _tiles(held)]))
+        return self.named(held)
+
+    def found(self, signature: int) -> Hit:
+        return Hit(1, " ".join([f"{self.size} x {_chow(x)}" for x in _tiles(signature)]))
 
 
 # 6 Similar sets
 
 
-class ThreeSimilarSequences(Predicate):
+class ThreeSimilarSequences(Naming):
     """三色同順 Three Similar Sequences: the same chow in all three suits."""
 
     def hit(self, arrangement: Arrangement, hand: Situation) -> Hit | None:
         chows = arrangement.chow_mask
         found = chows & chows >> 9 & chows >> 18 & SUIT_MASKS[0]
-        if not found:
-            return None
-        tile = _lowest(found)
-        return Hit(1, " ".join([_chow(x) for x in (tile, tile + 9, tile + 18)]))
+        return self.named(_lowest(found)) if found else None
+
+    def found(self, signature: int) -> Hit:
+        return Hit(1, " ".join([_chow(x) for x in (signature, signature + 9, signature + 18)]))
 
 
-class SmallThreeSimilarTriplets(Predicate):
+class SmallThreeSimilarTriplets(Naming):
     """三色小同刻 Small Three Similar Triplets: two suits' triplets, the pair in the third."""
 
     def hit(self, arrangement: Arrangement, hand: Situation) -> Hit | None:
@@ -523,21 +624,26 @@ class SmallThreeSimilarTriplets(Predicate):
         suits = arrangement.triplet_mask >> number - 1 & SUIT_STARTS
         if suits not in _TWO_SUITS or suits >> 9 * t.suit(pair) & 1:
             return None
-        return Hit(1, f"triplets of {number} in two suits, pair {_pair(arrangement)}")
+        return self.named(pair)
+
+    def found(self, signature: int) -> Hit:
+        pair = t.repeated(signature, 2)
+        return Hit(1, f"triplets of {t.number(signature)} in two suits, pair {pair}")
 
 
 _TWO_SUITS: Final = frozenset({1 | 1 << 9, 1 | 1 << 18, 1 << 9 | 1 << 18})
 
 
-class ThreeSimilarTriplets(Predicate):
+class ThreeSimilarTriplets(Naming):
     """三色同刻 Three Similar Triplets: triplets of one number in all three suits."""
 
     def hit(self, arrangement: Arrangement, hand: Situation) -> Hit | None:
         triplets = arrangement.triplet_mask
         found = triplets & triplets >> 9 & triplets >> 18 & SUIT_MASKS[0]
-        if not found:
-            return None
-        return Hit(1, f"triplets of {t.number(_lowest(found))} in all three suits")
+        return self.named(_lowest(found)) if found else None
+
+    def found(self, signature: int) -> Hit:
+        return Hit(1, f"triplets of {t.number(signature)} in all three suits")
 
 
 # 7 Consecutive sets
@@ -552,16 +658,15 @@ class NineTileStraight(Predicate):
         return _STRAIGHT[_lowest(found) // 9] if found else None
 
 
-_STRAIGHT: Final = tuple(
-    Hit(1, t.compact(range(base, base + 9)), shared=True) for base in (0, 9, 18)
-)
+_STRAIGHT: Final = tuple(Hit(1, t.compact(range(base, base + 9))) for base in (0, 9, 18))
 
 
-class ConsecutiveTriplets(Predicate):
+class ConsecutiveTriplets(Naming):
     """三連刻 / 四連刻 Three, Four Consecutive Triplets: pungs or kongs of ``size``
     consecutive numbers of one suit."""
 
     def __init__(self, size: int) -> None:
+        super().__init__()
         self.size: Final = size
         self.starts: Final = RUN_STARTS[size]
 
@@ -570,20 +675,21 @@ class ConsecutiveTriplets(Predicate):
         found = self.starts
         for offset in range(size):
             found &= arrangement.triplet_mask >> offset
-        if not found:
-            return None
-        first = _lowest(found)
-        return Hit(1, " ".join([_triplet(x) for x in range(first, first + size)]))
+        return self.named(_lowest(found)) if found else None
+
+    def found(self, signature: int) -> Hit:
+        return Hit(1, " ".join([_triplet(x) for x in range(signature, signature + self.size)]))
 
 
 # 8 Terminals
 
 
-class LesserTerminals(Predicate):
+class LesserTerminals(Naming):
     """混全帶么 / 純全帶么 Mixed, Pure Lesser Terminals: every set and the pair hold a tile
     of ``allowed`` (a mask: terminals and honours, or terminals only)."""
 
     def __init__(self, allowed: int) -> None:
+        super().__init__()
         self.allowed: Final = allowed
 
     def hit(self, arrangement: Arrangement, hand: Situation) -> Hit | None:
@@ -597,7 +703,11 @@ class LesserTerminals(Predicate):
             or arrangement.triplet_mask & ~allowed
         ):
             return None
-        return Hit(1, f"every set and the pair hold one: {_sets(arrangement)} {_pair(arrangement)}")
+        return self.named(_signature(arrangement.sets) << 6 | pair)
+
+    def found(self, signature: int) -> Hit:
+        sets, pair = _written_sets(signature >> 6), t.repeated(signature & 63, 2)
+        return Hit(1, f"every set and the pair hold one: {sets} {pair}")
 
 
 class MixedGreaterTerminals(Predicate):
@@ -618,8 +728,8 @@ class PureGreaterTerminals(Predicate):
         return _ONLY_TERMINALS if hand.only(TERMINALS) else None
 
 
-_ONLY_ORPHANS: Final = Hit(1, "terminals and honours only", shared=True)
-_ONLY_TERMINALS: Final = Hit(1, "1s and 9s only", shared=True)
+_ONLY_ORPHANS: Final = Hit(1, "terminals and honours only")
+_ONLY_TERMINALS: Final = Hit(1, "1s and 9s only")
 
 
 # 9 Incidental bonuses
@@ -630,7 +740,7 @@ class Flag(Predicate):
 
     def __init__(self, test: Callable[[Win], bool], reason: str) -> None:
         self.test: Final = test
-        self.found: Final = Hit(1, reason, shared=True)
+        self.found: Final = Hit(1, reason)
 
     def hit(self, arrangement: Arrangement, hand: Situation) -> Hit | None:
         return self.found if self.test(hand.win) else None
@@ -644,7 +754,7 @@ class IrregularForm(Predicate):
     ties each to its form)."""
 
     def __init__(self, reason: str) -> None:
-        self.found: Final = Hit(1, reason, shared=True)
+        self.found: Final = Hit(1, reason)
 
     def hit(self, arrangement: Arrangement, hand: Situation) -> Hit | None:
         return self.found
@@ -653,24 +763,41 @@ class IrregularForm(Predicate):
 # 11 Bonus tiles (mod)
 
 
-class Proper(Predicate):
+class Proper(Naming):
     """正花 / 偏花 Proper, Improper Flower/Season: each bonus tile numbered like the seat
     (1 East ... 4 North) or not."""
 
     def __init__(self, proper: bool) -> None:
+        super().__init__()
         self.proper: Final = proper
 
     def hit(self, arrangement: Arrangement, hand: Situation) -> Hit | None:
         proper = self.proper
         seat = hand.seat_wind - t.EAST + 1
-        found = [_FLOWERS[n] for n in hand.hand.flowers if (n == seat) == proper]
-        found += [_SEASONS[n] for n in hand.hand.seasons if (n == seat) == proper]
-        return Hit(len(found), ", ".join(found)) if found else None
+        signature = 0  # in the order given: 4 bits a tile, flowers 1-4 then seasons 5-8
+        for n in hand.hand.flowers:
+            if (n == seat) == proper:
+                signature = signature << 4 | n
+        for n in hand.hand.seasons:
+            if (n == seat) == proper:
+                signature = signature << 4 | n + 4
+        return self.named(signature) if signature else None
+
+    def found(self, signature: int) -> Hit:
+        found = []
+        while signature:
+            found.append(_BONUS_NAMES[signature & 15])
+            signature >>= 4
+        found.reverse()
+        return Hit(len(found), ", ".join(found))
 
 
-# Each bonus tile's name in a reason, by its number (1-4).
-_FLOWERS: Final = tuple(f"flower {n}" for n in range(5))
-_SEASONS: Final = tuple(f"season {n}" for n in range(5))
+# Each bonus tile's name in a reason: flowers 1-4, then seasons as 5-8.
+_BONUS_NAMES: Final = (
+    "",
+    *(f"flower {n}" for n in range(1, 5)),
+    *(f"season {n}" for n in range(1, 5)),
+)
 
 
 class Complete(Predicate):
@@ -678,7 +805,7 @@ class Complete(Predicate):
 
     def __init__(self, kind: str) -> None:
         self.flowers: Final = kind == "flowers"
-        self.found: Final = Hit(1, f"all four {kind}", shared=True)
+        self.found: Final = Hit(1, f"all four {kind}")
 
     def hit(self, arrangement: Arrangement, hand: Situation) -> Hit | None:
         numbers = hand.hand.flowers if self.flowers else hand.hand.seasons
@@ -783,8 +910,7 @@ class Step:
     whether it is a bonus tile's. A class rather than a tuple: compiled, its fields are read
     directly."""
 
-    __slots__ = ("bonus", "checks", "forms", "needs", "pattern", "predicate", "shared", "stacks",
-                 "value")  # fmt: skip
+    __slots__ = ("bonus", "checks", "forms", "needs", "pattern", "predicate", "stacks", "value")
 
     def __init__(self, pattern: Pattern, value: int, forms: frozenset[Form]) -> None:
         self.pattern: Final = pattern
@@ -796,18 +922,9 @@ class Step:
         self.needs: Final = pattern.needs & PLANNED
         self.checks: Final = pattern.needs & ~PLANNED
         self.bonus: Final = pattern.bonus
-        # What its shared hits count for, made once (a few per pattern at most).
-        self.shared: Final[dict[Hit, Counted]] = {}
 
     def counted(self, hit: Hit) -> Counted:
-        """What ``hit`` counts for: a shared hit's ``Counted`` made once, not per hand."""
-        if not hit.shared:
-            return Counted(self.pattern, self.value, hit.times, hit.reason)
-        found = self.shared.get(hit)
-        if found is None:
-            found = Counted(self.pattern, self.value, hit.times, hit.reason, shared=True)
-            self.shared[hit] = found
-        return found
+        return count(hit, self.pattern, self.value)
 
 
 Plan = tuple[tuple[Step, ...], ...]

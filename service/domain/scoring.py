@@ -9,7 +9,7 @@ from .decompose import Arrangement, arrangements
 from .errors import NotAWinningHand, ScoringError
 from .features import PLANNED
 from .hand import Hand, Meld, Rules, Win, check_context, check_winning_tile, declared_melds
-from .patterns import Counted, Example, Hit, Pattern, Predicate, Situation
+from .patterns import Counted, Example, Hit, Pattern, Predicate, Situation, count
 
 Limit = Literal["none", "capped", "single_pattern"]
 
@@ -27,6 +27,7 @@ CHICKEN = Pattern(
     _NoPattern(),
     Example("456p789s55s222z", "5s", melds=(("chow", "123m"),)),
 )  # fmt: skip
+_NO_PATTERN: Final = Hit(1, "no pattern")
 
 
 class Score:
@@ -85,7 +86,7 @@ def apply_limit(
     for 3.1 and 11.1.x only), ties to the lowest id; ``held`` is in id order.
     """
     if not held:
-        held = [Counted(CHICKEN, rules.chicken, 1, "no pattern")]
+        held = [count(_NO_PATTERN, CHICKEN, rules.chicken)]
     limit = rules.limit
     best: Counted | None = None
     for counted in held:
