@@ -60,7 +60,7 @@ from service.request import (
 from service.request.fast import Doubt, flatten
 from service.request.loading import explain, fast_loader
 from service.request.models import _SHORT_TILES, read_tiles
-from service.request.schemas import DiscardSchema, MeldSchema
+from service.request.schemas import DiscardSchema, MeldSchema, SheetHandSchema
 
 from .support import handgen, hands
 from .support.contract import SPEC_PATH
@@ -641,6 +641,20 @@ def test_a_model_must_take_its_schema_s_fields() -> None:
         broken = type("Broken", (schema,), {"model": staticmethod(model)})
         with pytest.raises(TypeError, match="does not take the fields of Broken"):
             fast_loader(broken())
+
+
+def test_keys_are_told_apart_by_shape_and_checked() -> None:
+    """A record finds a key by its length and first letter (fast.Record), then checks it is
+    the field's own: keys that share a shape (``seats``, ``score``), keys of another shape
+    or case, empty or not ASCII, are found or doubted as a dict look-up would."""
+    sheet = fast_loader(SheetHandSchema())
+    assert sheet.load({"score": EXAMPLE, "seats": {"E": "Ann", "S": "Bo", "W": "Cy", "N": "Di"}})
+    hand = fast_loader(ScoreRequestSchema()).fields["hand"].converter
+    given = {"tiles": "123m456p789s1122z", "winning_tile": "2z"}
+    assert hand.load(given).tiles == hand.load({**given, "melds": []}).tiles  # type: ignore[attr-defined]
+    for wrong in ("tileS", "Tiles", "tilez", "\u00e9", "", "t" * 40, "flowers" + "\u0100"):
+        with pytest.raises(Doubt):
+            hand.load({**given, wrong: "1m"})
 
 
 def test_short_tile_strings_are_read_once_and_kept_within_bounds() -> None:

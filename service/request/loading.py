@@ -104,8 +104,8 @@ def _record(schema: Schema) -> fast.Record:
             defaults[order.index(name)] = _constant(field.load_default)
     return fast.Record(
         {
-            field.data_key or name: fast.Field(
-                name, _converter(field), field.required, _explainer(field), order.index(name)
+            (key := field.data_key or name): fast.Field(
+                key, name, _converter(field), field.required, _explainer(field), order.index(name)
             )
             for name, field in loaded.items()
         },
