@@ -315,10 +315,10 @@ def _spelled(kind: str, tiles: tuple[int, ...], concealed: bool) -> int:
     spelled = 0
     for tile in tiles:
         spelled = spelled << 6 | tile + 1
-    return spelled << 3 | _KIND_BITS.get(kind, 6) | concealed
-
-
-_KIND_BITS: Final[dict[str, int]] = {CHOW: 0, PUNG: 2, KONG: 4}
+    # Compared rather than looked up: compiled, a string compared to a constant is first
+    # compared by identity, where a dict look-up hashes it and probes.
+    kind_bits = 0 if kind == CHOW else 2 if kind == PUNG else 4 if kind == KONG else 6
+    return spelled << 3 | kind_bits | concealed
 
 
 def _legal_melds() -> dict[int, Meld]:
