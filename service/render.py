@@ -87,7 +87,6 @@ def _hand(score: Score) -> dict[str, Any]:
     form = score.arrangement.form
     text, glyphs = t.written(tile_keys(situation.hand.keys, situation.melds))
     hand = (_STANDARD_HAND if form == "standard" else _HANDS[form]).copy()
-    hand["form"] = form
     hand["concealed"] = situation.concealed
     hand["tiles"] = text
     hand["glyphs"] = glyphs
@@ -160,12 +159,13 @@ _RULES: Final[dict[str, Any]] = dict.fromkeys(
      "chicken", "limit"]
 )  # fmt: skip
 _HANDS: Final[dict[str, dict[str, Any]]] = {
-    form: dict.fromkeys(["form", "concealed", "tiles", "glyphs", "winning_tile", *shape])
+    form: {"form": form, **dict.fromkeys(["concealed", "tiles", "glyphs", "winning_tile", *shape])}
     for form, shape in (
         ("standard", ("sets", "pair")), ("seven_pairs", ("pairs",)), ("thirteen_terminals", ())
     )
 }  # fmt: skip
 _STANDARD_HAND: Final = _HANDS["standard"]  # most hands: no look-up by form
+_NONE: Final[list[dict[str, Any]]] = []
 _BREAKDOWN: Final[dict[str, Any]] = dict.fromkeys(
     ["rules", "hand", "patterns", "not_counted", "points", "limit", "score"]
 )
@@ -175,7 +175,8 @@ def _tally(result: Score | Claimed, into: dict[str, Any]) -> None:
     """What a scored hand or claim counts, and is worth, added to ``into`` (one dict built,
     not two merged)."""
     into["patterns"] = [_pattern(c) for c in result.patterns]
-    into["not_counted"] = [_pattern(c) for c in result.not_counted]
+    # Most hands have none: one empty list, shared as the other fragments are.
+    into["not_counted"] = [_pattern(c) for c in result.not_counted] if result.not_counted else _NONE
     into["points"] = result.points
     into["limit"] = result.limit
     into["score"] = result.score

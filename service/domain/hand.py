@@ -253,6 +253,10 @@ def declared_melds(hand: Hand, size: int = 14, won: bool = True) -> tuple[Meld, 
 def _declared(specs: tuple[Meld | MeldSpec, ...]) -> tuple[Meld, ...]:
     """The declared melds as the client gave them (``specs``: legal melds, or specs that may
     not be), checked, in one order."""
+    if len(specs) == 1:
+        only = specs[0]
+        if isinstance(only, Meld):  # already found legal (``declared_meld``): nothing to sort
+            return (only,)
     declared = []
     for index, spec in enumerate(specs):
         if isinstance(spec, Meld):  # already found legal (``declared_meld``)
