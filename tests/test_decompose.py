@@ -7,6 +7,7 @@ import pytest
 from service.domain import tiles as t
 from service.domain.decompose import arrangements, is_winning
 from service.domain.hand import _LEGAL, Meld
+from service.domain.memo import SLOTS, SuitMemo
 
 
 def readings(tiles: str, winning: str, on_discard: bool = False) -> list[str]:
@@ -81,3 +82,21 @@ def test_declared_melds_sort_by_their_codes_as_by_kind_tile_and_concealment() ->
     legal = list(_LEGAL.values())
     assert sorted(legal, key=Meld.order) == sorted(legal, key=lambda meld: meld.code)
     assert len({meld.code for meld in legal}) == len(legal) == 123
+
+
+def test_suit_tables_keep_keys_that_share_a_slot() -> None:
+    """A suit table (``memo.SuitMemo``) reads a key's slot first and its dict behind it: keys
+    whose slots are one find their own values, within the table's bound, and none after
+    it is emptied."""
+    memo: SuitMemo[str] = SuitMemo(3)
+    first = t.suit_keys(t.parse("1123m"))[0]
+    rival = first + SLOTS
+    memo.put(first, "first")
+    memo.put(rival, "rival")  # takes the slot
+    assert (memo.get(first), memo.get(rival), memo.get(first)) == ("first", "rival", "first")
+    assert memo.get(first + 1) is None
+    for key in (first + 2, first + 3):  # the table holds three: emptied at the fourth
+        memo.put(key, "more")
+    assert len(memo) == 1 and memo.get(first + 3) == "more"
+    memo.cache_clear()
+    assert len(memo) == 0 and memo.get(first) is memo.get(first + 3) is None
