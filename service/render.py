@@ -15,7 +15,7 @@ from .domain.analysis import Analysis, Discard
 from .domain.claims import Claimed
 from .domain.decompose import Arrangement
 from .domain.hand import SET_KINDS, Meld, Rules, set_text, set_tiles, tile_keys
-from .domain.memo import Memo
+from .domain.memo import IntMemo, Memo
 from .domain.patterns import CATALOGUE, Counted
 from .domain.scoring import CHICKEN, Score
 from .domain.sheets import Settled
@@ -49,7 +49,8 @@ def rules(applied: Rules) -> dict[str, Any]:
 
 
 # Bounded: requests with house rules of their own resolve to rules of their own (~600 bytes each).
-_WRITTEN_RULES: Final[Memo[int, tuple[Rules, dict[str, Any]]]] = Memo(1024)
+# Its slots (a prime's worth) find the few rule sets most requests give with no object made.
+_WRITTEN_RULES: Final[IntMemo[tuple[Rules, dict[str, Any]]]] = IntMemo(1024, 1021)
 
 
 def _pattern(counted: Counted) -> dict[str, Any]:

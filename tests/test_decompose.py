@@ -7,7 +7,7 @@ import pytest
 from service.domain import tiles as t
 from service.domain.decompose import arrangements, is_winning
 from service.domain.hand import _LEGAL, Meld
-from service.domain.memo import SLOTS, SuitMemo
+from service.domain.memo import SUIT_SLOTS, IntMemo
 
 
 def readings(tiles: str, winning: str, on_discard: bool = False) -> list[str]:
@@ -85,12 +85,12 @@ def test_declared_melds_sort_by_their_codes_as_by_kind_tile_and_concealment() ->
 
 
 def test_suit_tables_keep_keys_that_share_a_slot() -> None:
-    """A suit table (``memo.SuitMemo``) reads a key's slot first and its dict behind it: keys
+    """A suit table (``memo.IntMemo``) reads a key's slot first and its dict behind it: keys
     whose slots are one find their own values, within the table's bound, and none after
     it is emptied."""
-    memo: SuitMemo[str] = SuitMemo(3)
+    memo: IntMemo[str] = IntMemo(3, SUIT_SLOTS)
     first = t.suit_keys(t.parse("1123m"))[0]
-    rival = first + SLOTS
+    rival = first + SUIT_SLOTS
     memo.put(first, "first")
     memo.put(rival, "rival")  # takes the slot
     assert (memo.get(first), memo.get(rival), memo.get(first)) == ("first", "rival", "first")

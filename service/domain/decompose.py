@@ -32,7 +32,7 @@ from .features import (
     TRIPLETS_4,
 )
 from .hand import CHOW, PUNG, Meld
-from .memo import Memo, SuitMemo
+from .memo import SUIT_SLOTS, IntMemo, Memo
 from .tiles import mask
 
 Form = Literal["standard", "seven_pairs", "thirteen_terminals"]
@@ -263,7 +263,7 @@ class SuitReading:
 # Sizes from measurement: 10,000 distinct bench hands fill 3,630 and 5,017 entries; every
 # winning suit (18,874, the most readings first) holds 6.5 MiB (tracemalloc, 361 B a suit):
 # their sets are the shared melds of _HELD.
-_SUIT_SETS: Final[SuitMemo[tuple[SuitReading, ...]]] = SuitMemo(20_000)
+_SUIT_SETS: Final[IntMemo[tuple[SuitReading, ...]]] = IntMemo(20_000, SUIT_SLOTS)
 _SUIT_READINGS: Final[Memo[int, tuple[int, ...]]] = Memo(40_000)
 
 

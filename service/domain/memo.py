@@ -40,50 +40,48 @@ class Memo(Generic[K, V]):
         return len(self.table)
 
 
-class SuitMemo(Memo[int, V]):
-    """A ``Memo`` keyed by suit keys (``tiles.FACE_BITS``), with a table of slots in front.
+class IntMemo(Memo[int, V]):
+    """A ``Memo`` keyed by ints, with a table of slots in front of its dict.
 
     A look-up in a dict boxes the int key into a new object, probes, and compares the key it
-    finds to that object: ~350 instructions, eight times a hand. Here a key first reads its
-    slot (the key modulo ``SLOTS``, a prime: it tells structured keys apart as a hash does;
-    two lists, keys and values) and compares the key there as an int: no object made, no
-    dict probed. The dict behind keeps what the slots do not (another key took the slot),
-    and fills the slot again.
-
-    The dict's keys are spread, because a suit key's low bits, where a dict looks first, are
-    the counts of its first two faces, which thousands of suits share: each key plus itself
-    shifted three ways (still one int per key) spreads the other faces into the low bits.
+    finds to that object: ~350 instructions, for each of a hand's suits twice. Here a key
+    first reads its slot (the key modulo ``slots``, a prime: it tells structured keys apart
+    as a hash does; two lists, keys and values) and compares the key there as an int: no
+    object made, no dict probed. The dict keeps what the slots do not (another key took the
+    slot), and fills the slot again.
     """
 
-    __slots__ = ("keys", "values")
+    __slots__ = ("keys", "slots", "values")
 
-    def __init__(self, size: int) -> None:
+    def __init__(self, size: int, slots: int) -> None:
         super().__init__(size)
-        self.keys: list[int] = [-1] * SLOTS
-        self.values: list[V | None] = [None] * SLOTS
+        self.slots: Final = slots
+        self.keys: list[int] = [-1] * slots
+        self.values: list[V | None] = [None] * slots
 
     def get(self, key: int) -> V | None:
-        slot = key % SLOTS
+        slot = key % self.slots
         if self.keys[slot] == key:
             return self.values[slot]
-        found = self.table.get(key + (key >> 11) + (key >> 23) + (key >> 37))
+        found = self.table.get(key)
         if found is not None:
             self.keys[slot] = key
             self.values[slot] = found
         return found
 
     def put(self, key: int, value: V) -> V:
-        self.keys[key % SLOTS] = key
-        self.values[key % SLOTS] = value
-        return super().put(key + (key >> 11) + (key >> 23) + (key >> 37), value)
+        slot = key % self.slots
+        self.keys[slot] = key
+        self.values[slot] = value
+        return super().put(key, value)
 
     def cache_clear(self) -> None:
         super().cache_clear()
-        self.keys[:] = [-1] * SLOTS
-        self.values[:] = [None] * SLOTS
+        self.keys[:] = [-1] * self.slots
+        self.values[:] = [None] * self.slots
 
 
-# Slots per table, a prime: 32,749 (~0.5 MB a table, with the keys they box), where bench
-# hands hold ~1,500 distinct suits (98% of them in slots of their own) and 20,000 hands not
-# seen before ~6,000.
-SLOTS: Final = 32_749
+# The slots of a table keyed by suits (decompositions, written suits), a prime: 32,749
+# (~0.5 MB a table, with the keys they box), where bench hands hold ~1,500 distinct suits
+# (98% of them in slots of their own) and 20,000 hands not seen before ~6,000.
+SUIT_SLOTS: Final = 32_749

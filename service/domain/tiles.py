@@ -11,7 +11,7 @@ import re
 from collections.abc import Iterable, Sequence
 from typing import Final, NoReturn
 
-from .memo import SuitMemo
+from .memo import SUIT_SLOTS, IntMemo
 
 SUITS: Final = "mpsz"
 KINDS: Final = 34
@@ -402,7 +402,7 @@ _THREES: Final = _threes(_DIGITS)
 _THREES_SHOWN: Final = _threes(GLYPHS)
 
 
-_WRITTEN: Final[SuitMemo[tuple[str, str]]] = SuitMemo(20_000)
+_WRITTEN: Final[IntMemo[tuple[str, str]]] = IntMemo(20_000, SUIT_SLOTS)
 
 
 def mask(tiles: tuple[int, ...]) -> int:
