@@ -50,7 +50,7 @@ from .features import (
     WIN_FLAG,
 )
 from .hand import CHOW, KONG, PUNG, SET_KINDS, Hand, Meld, Rules, SetKind, Win, set_text
-from .memo import Memo
+from .memo import IntMemo, Memo
 from .tiles import mask
 from .versions import VERSIONS, Version
 
@@ -232,7 +232,7 @@ class Naming(Predicate):
     """
 
     def __init__(self) -> None:
-        self.hits: Final[Memo[int, Hit]] = Memo(NAMED)
+        self.hits: Final[IntMemo[Hit]] = IntMemo(NAMED, NAMED_SLOTS)
 
     def named(self, signature: int) -> Hit:
         found = self.hits.get(signature)
@@ -242,8 +242,10 @@ class Naming(Predicate):
         raise NotImplementedError
 
 
-# The most hits a Naming predicate keeps: ~300 bytes each, with what they count for.
+# The most hits a Naming predicate keeps: ~300 bytes each, with what they count for; and
+# its slots (a prime's worth, ~16 KB).
 NAMED: Final = 1024
+NAMED_SLOTS: Final = 1021
 
 
 def _signature(melds: list[Meld] | tuple[Meld, ...]) -> int:
