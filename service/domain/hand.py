@@ -6,6 +6,7 @@ from typing import Any, ClassVar, Final, Literal, Self
 
 from . import tiles as t
 from .errors import InconsistentRequest, InvalidContext, InvalidHand
+from .memo import IntMemo
 
 SetKind = Literal["chow", "pung", "kong"]
 CHOW: Final[SetKind] = "chow"
@@ -267,7 +268,8 @@ def _declared(specs: tuple[Meld | MeldSpec, ...]) -> tuple[Meld, ...]:
             fault = _meld_fault(spec)
             if fault is not None:
                 raise InvalidHand.at(f"hand.melds[{index}].{fault[0]}", fault[1])
-            meld = _LEGAL[_spelled(spec.kind, tuple(sorted(spec.tiles)), spec.concealed)]
+            meld = _LEGAL.get(_spelled(spec.kind, tuple(sorted(spec.tiles)), spec.concealed))
+            assert meld is not None  # no fault: spelled in order, it is legal
         declared.append(meld)
     if len(declared) > 1:
         # In one fixed order (``Meld.order``), so that the order the client listed them in
@@ -325,17 +327,17 @@ def _spelled(kind: str, tiles: tuple[int, ...], concealed: bool) -> int:
     return spelled << 3 | kind_bits | concealed
 
 
-def _legal_melds() -> dict[int, Meld]:
+def _legal_melds() -> IntMemo[Meld]:
     """Every meld a hand may declare, by its spelling (``_spelled``, tiles in order): a
-    declared meld is one look-up, and ``_meld_fault`` explains the rest. Melds are values,
-    shared by hands."""
-    legal = {}
+    declared meld is one look-up (by its slot: no object made), and ``_meld_fault`` explains
+    the rest. Melds are values, shared by hands. All 123 are kept: the table is never full."""
+    legal: IntMemo[Meld] = IntMemo(1024, 1021)
     for tile in range(t.KINDS):
         for kind in (CHOW, PUNG, KONG):
             for concealed in (False, True) if kind == KONG else (False,):
                 tiles = set_tiles(kind, tile)
                 if tiles[-1] < t.KINDS and _meld_fault(MeldSpec(kind, tiles, concealed)) is None:
-                    legal[_spelled(kind, tiles, concealed)] = Meld(kind, tile, concealed, True)
+                    legal.put(_spelled(kind, tiles, concealed), Meld(kind, tile, concealed, True))
     return legal
 
 

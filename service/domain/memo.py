@@ -8,6 +8,7 @@ a few hundred requests. Sizes were chosen by measurement (docs/DESIGN.md, "Bound
 
 from __future__ import annotations
 
+from collections.abc import ValuesView
 from typing import Final, Generic, TypeVar
 
 K = TypeVar("K")
@@ -36,6 +37,9 @@ class Memo(Generic[K, V]):
         """As ``functools`` caches have it, so that benchmarks can start cold."""
         self.table.clear()
 
+    def values(self) -> ValuesView[V]:
+        return self.table.values()
+
     def __len__(self) -> int:
         return len(self.table)
 
@@ -51,34 +55,34 @@ class IntMemo(Memo[int, V]):
     slot), and fills the slot again.
     """
 
-    __slots__ = ("keys", "slots", "values")
+    __slots__ = ("slot_keys", "slot_values", "slots")
 
     def __init__(self, size: int, slots: int) -> None:
         super().__init__(size)
         self.slots: Final = slots
-        self.keys: list[int] = [-1] * slots
-        self.values: list[V | None] = [None] * slots
+        self.slot_keys: list[int] = [-1] * slots
+        self.slot_values: list[V | None] = [None] * slots
 
     def get(self, key: int) -> V | None:
         slot = key % self.slots
-        if self.keys[slot] == key:
-            return self.values[slot]
+        if self.slot_keys[slot] == key:
+            return self.slot_values[slot]
         found = self.table.get(key)
         if found is not None:
-            self.keys[slot] = key
-            self.values[slot] = found
+            self.slot_keys[slot] = key
+            self.slot_values[slot] = found
         return found
 
     def put(self, key: int, value: V) -> V:
         slot = key % self.slots
-        self.keys[slot] = key
-        self.values[slot] = value
+        self.slot_keys[slot] = key
+        self.slot_values[slot] = value
         return super().put(key, value)
 
     def cache_clear(self) -> None:
         super().cache_clear()
-        self.keys[:] = [-1] * self.slots
-        self.values[:] = [None] * self.slots
+        self.slot_keys[:] = [-1] * self.slots
+        self.slot_values[:] = [None] * self.slots
 
 
 # The slots of a table keyed by suits (decompositions, written suits), a prime: 32,749
