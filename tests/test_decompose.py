@@ -89,7 +89,7 @@ def test_suit_tables_keep_keys_that_share_a_slot() -> None:
     whose slots are one find their own values, within the table's bound, and none after
     it is emptied."""
     memo: IntMemo[str] = IntMemo(3, SUIT_SLOTS)
-    first = t.suit_keys(t.parse("1123m"))[0]
+    first = t.suit_keys(tuple(t.parse("1123m")))[0]
     rival = first + SUIT_SLOTS
     memo.put(first, "first")
     memo.put(rival, "rival")  # takes the slot
