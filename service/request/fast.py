@@ -289,7 +289,7 @@ class Record(Converter):
         out = self.defaults.copy()
         required = 0
         for key, item in value.items():
-            if not isinstance(key, str):  # from JSON, never; said, compiled, it is read natively
+            if not isinstance(key, str):  # never from JSON; known a string, read natively
                 raise Doubt
             size = len(key)
             field = by_shape[size << 5 | ord(key[0]) & 31] if 0 < size <= longest else None
