@@ -274,7 +274,7 @@ class Record(Converter):
     ) -> None:
         self.fields = fields
         self.by_shape = _by_shape(fields)
-        self.longest = max([len(key) for key in fields], default=0)
+        self.longest = len(self.by_shape) // 32 - 1  # its rows: one per key length, from 0
         self.names = names
         self.required = sum(field.required for field in fields.values())
         self.defaults = defaults
