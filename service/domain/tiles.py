@@ -115,16 +115,20 @@ def parse(notation: str | Sequence[object]) -> list[int]:
         tile = -1
         if isinstance(item, str):
             if len(item) == 2:
-                face = ord(item[0]) - 49  # 1-9 as 0-8
-                base = _suit_base(ord(item[1]))
-                if 0 <= face <= (6 if base == EAST else 8) and base >= 0:
-                    tile = base + face
+                tile = written_tile(item)
             elif len(item) == 1 and FIRST_GLYPH <= ord(item) <= LAST_GLYPH:
                 tile = _GLYPH_TILES[ord(item) - FIRST_GLYPH]
         if tile < 0:
             raise TileError(f"item {index} ({_shown(item)}) is not a single tile: {_how(item)}")
         tiles.append(tile)
     return tiles
+
+
+def written_tile(text: str) -> int:
+    """The tile a digit and a suit letter write ("4m"), or -1 (``text`` has two characters)."""
+    face = ord(text[0]) - 49  # 1-9 as 0-8
+    base = _suit_base(ord(text[1]))
+    return base + face if base >= 0 and 0 <= face <= (6 if base == EAST else 8) else -1
 
 
 def _how(item: object) -> str:

@@ -26,6 +26,8 @@ def read_tiles(value: object, single: bool, longest: tuple[int, int] = HELD) -> 
     if isinstance(value, str):
         if len(value) > longest[0]:
             raise t.TileError(f"at most {longest[0]} characters")
+        if len(value) == 2 and (tile := t.written_tile(value)) >= 0:
+            return _SINGLE[tile]  # a winning tile, in every request: no table look-up
         if len(value) > _SHORT:
             tiles = tuple(t.parse(value))
         else:
@@ -47,6 +49,9 @@ def read_tiles(value: object, single: bool, longest: tuple[int, int] = HELD) -> 
 # fill the table with them).
 _SHORT: Final = 5
 _SHORT_TILES: Final[Memo[str, tuple[int, ...]]] = Memo(4096)
+# Typed as tuples of any length: compiled, a ``tuple[int]`` read from it would be unboxed into
+# a C struct and boxed again, a new tuple each time.
+_SINGLE: Final[tuple[tuple[int, ...], ...]] = tuple((tile,) for tile in range(t.KINDS))
 
 
 class Maker:
