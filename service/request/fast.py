@@ -278,7 +278,7 @@ class Record(Converter):
     ) -> None:
         self.fields = fields
         self.by_shape = _by_shape(fields)
-        self.longest = len(self.by_shape) // 32 - 1  # its rows: one per key length, from 0
+        self.longest: i64 = len(self.by_shape) // 32 - 1  # its rows: one per key length, from 0
         self.names = names
         self.required: i64 = sum([field.bit for field in fields.values() if field.required])
         self.defaults = defaults
@@ -302,7 +302,7 @@ class Record(Converter):
         for key, item in value.items():
             if not isinstance(key, str):  # never from JSON; known a string, read natively
                 raise Doubt
-            size = len(key)
+            size: i64 = len(key)
             field = by_shape[size << 5 | ord(key[0]) & 31] if 0 < size <= longest else None
             if field is None or field.key != key:
                 field = self.fields.get(key)  # a shape two keys share, or no key of the record
