@@ -18,6 +18,7 @@ Each field alone, then in combination, then profiles, then the errors. The hands
 
 from __future__ import annotations
 
+import itertools
 import json
 from collections.abc import Iterator
 from pathlib import Path
@@ -46,6 +47,7 @@ from service.domain.rulesets import (
     _RESOLVED,
     DEFAULT,
     RESOLVED,
+    _plain,
     install_profiles,
     profiles,
     resolve,
@@ -517,6 +519,32 @@ def test_plain_rules_are_resolved_once_and_kept_within_bounds() -> None:
     for value in range(2 * RESOLVED + 2):  # with the uniform rules, 2 x 1024 + 3
         resolve({"standard_value": 1 + value})
     assert len(_RESOLVED) == 3  # emptied when full, twice
+
+
+def test_plain_rules_are_told_apart_by_every_field() -> None:
+    # Plain rules are kept by their fields packed into one int: the extremes a request may
+    # give, field by field and together, never share a key, and each resolves to its fields.
+    choices: dict[str, tuple[Any, ...]] = {
+        "version": (None, *VERSIONS),
+        "payoff": (None, *SCHEMES),
+        "standard_value": (None, 1, 1_000_000),
+        "minimum": (None, 0, 1_000),
+        "bonus_tiles": (None, False, True),
+        "chicken": (None, 0, MAX_VALUE),
+        "limit": (None, 1, MAX_VALUE),
+    }
+    _RESOLVED.cache_clear()
+    seen: dict[int, dict[str, Any]] = {}
+    for given in itertools.product(*choices.values()):
+        named = zip(choices, given, strict=True)
+        fields = {name: value for name, value in named if value is not None}
+        assert seen.setdefault(_plain(*given), fields) == fields
+        resolved = resolve(fields)
+        assert resolved is resolve(dict(reversed(fields.items())))
+        assert resolved == Rules(**{**DEFAULT.as_dict(), **fields})
+    # A value no request may give does not spoil the table: it is resolved, not kept.
+    assert _plain(None, None, -1, None, None, None, None) < 0
+    assert resolve({"standard_value": 1 << 30}).standard_value == 1 << 30
 
 
 def test_rules_resolved_from_a_profile_follow_its_reinstallation() -> None:

@@ -11,8 +11,9 @@ from collections.abc import Mapping
 from typing import Any, Final
 
 from .hand import Rules
-from .memo import Memo
+from .memo import IntMemo, Memo
 from .patterns import CATALOGUE, pin_tables
+from .payments import SCHEMES
 from .versions import VERSIONS
 
 DEFAULT: Final = Rules()
@@ -51,12 +52,13 @@ def resolve_fields(
     Rules without house rules of their own are kept: a table sends the same rules with every
     hand, and the same ``Rules`` lets its response reuse their rendering (render.rules).
     """
-    key: tuple[object, ...] = ()
-    if values is None and exclude is None:
-        key = (version, payoff, standard_value, minimum, bonus_tiles, chicken, limit, profile)
-        found = _RESOLVED.get(key)
-        if found is not None:
-            return found
+    key = -1
+    if values is None and exclude is None and profile is None:
+        key = _plain(version, payoff, standard_value, minimum, bonus_tiles, chicken, limit)
+        if key >= 0:
+            found = _RESOLVED.get(key)
+            if found is not None:
+                return found
     fields: dict[str, Any] = _NO_PROFILE
     if profile is not None:
         fields = _profiles[profile]
@@ -80,7 +82,7 @@ def resolve_fields(
         _given(limit, fields, "limit", DEFAULT.limit),
         profile,
     )
-    if key:
+    if key >= 0:
         return _RESOLVED.put(key, Rules(*resolved))
     # House rules of the request's own: the same rules resolved before are kept by what
     # they resolve to, so that a table sending its house rules with every hand gets the one
@@ -91,11 +93,53 @@ def resolve_fields(
 
 _NO_PROFILE: Final[dict[str, Any]] = {}
 
-# The rules resolved from the fields requests give, without values or exclude: bounded, since
-# clients choose them (~200 bytes each).
+# The rules resolved from the fields requests give, without values, exclude or a profile, by
+# those fields as one int (``_plain``): bounded, since clients choose them (~200 bytes each).
 RESOLVED: Final = 1024
-_RESOLVED: Final[Memo[tuple[object, ...], Rules]] = Memo(RESOLVED)
-# And those with house rules of their own, by the fields they resolve to (~600 bytes each).
+_RESOLVED: Final[IntMemo[Rules]] = IntMemo(RESOLVED, 1021)
+
+
+def _plain(
+    version: str | None,
+    payoff: str | None,
+    standard_value: int | None,
+    minimum: int | None,
+    bonus_tiles: bool | None,
+    chicken: int | None,
+    limit: int | None,
+) -> int:
+    """The fields given as one int, each in bits of its own (0: not given; else one more
+    than its value, or its number among the versions or schemes), or -1 for a value that
+    does not fit them (never from a request: the schema bounds them). An int key costs no
+    tuple made, hashed and compared item by item: every request resolves its rules."""
+    key = 0
+    if version is not None:
+        key = _VERSION_NUMBERS.get(version, -1)
+    if payoff is not None:
+        key |= _SCHEME_NUMBERS.get(payoff, -1) << 2
+    if bonus_tiles is not None:
+        key |= (2 if bonus_tiles else 1) << 5
+    if minimum is not None:
+        key |= _bits(minimum, 11) << 7
+    if standard_value is not None:
+        key |= _bits(standard_value, 21) << 18
+    if chicken is not None:
+        key |= _bits(chicken, 14) << 39
+    if limit is not None:
+        key |= _bits(limit, 14) << 53  # past 62 bits: the rarest given, a long int then
+    return key
+
+
+def _bits(value: int, width: int) -> int:
+    """One more than ``value`` if that fits in ``width`` bits, else -1 (which spoils the key)."""
+    return value + 1 if 0 <= value < (1 << width) - 1 else -1
+
+
+_VERSION_NUMBERS: Final = {name: number for number, name in enumerate(VERSIONS, 1)}
+_SCHEME_NUMBERS: Final = {name: number for number, name in enumerate(SCHEMES, 1)}
+assert len(VERSIONS) < 4 and len(SCHEMES) < 8, "widen their bits in _plain"
+# And those with house rules of their own or a profile, by the fields they resolve to (~600
+# bytes each).
 _HOUSE_RULES: Final[Memo[tuple[Any, ...], Rules]] = Memo(RESOLVED)
 
 
