@@ -66,3 +66,19 @@ def test_a_hand_is_written_from_its_suit_keys_as_compact_and_glyphs_write_it(
     # table of written suits, so each is written from its key.
     held = tuple(tile for tile in tiles if tiles.count(tile) <= 4)
     assert t.written(t.suit_keys(held)) == (t.compact(held), t.glyphs(held))
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.lists(st.integers(0, t.KINDS - 1), max_size=18))
+def test_a_tally_counts_each_tile_in_its_suit_key_and_its_mask(tiles: list[int]) -> None:
+    # Counted in native ints when compiled: every tile, the dragons (bits 31 to 33) included.
+    keys = tuple(
+        suit << t.SUIT_SHIFT
+        | sum(
+            tiles.count(tile) << t.FACE_BITS * (tile % 9)
+            for tile in range(9 * suit, 9 * suit + 9)
+            if tile < t.KINDS
+        )
+        for suit in range(4)
+    )
+    assert t.tally(tuple(tiles)) == (*keys, sum(1 << tile for tile in set(tiles)))
