@@ -173,11 +173,13 @@ def _parse_compact(text: str, given: str | None = None) -> list[int]:
     """
     shown = text if given is None else given
     tiles: list[int] = []
-    base = -1  # the first tile of the suit of the group being read, -1 between groups
-    top = -1  # its highest face (0-8), -1 between groups: then no digit is a tile
-    letter_at = 0  # how many tiles were read when the group's letter was
-    for index in range(len(text) - 1, -1, -1):
-        code = ord(text[index])
+    # Native ints: compiled, no overflow checked on the way.
+    base: i64 = -1  # the first tile of the suit of the group being read, -1 between groups
+    top: i64 = -1  # its highest face (0-8), -1 between groups: then no digit is a tile
+    letter_at: i64 = 0  # how many tiles were read when the group's letter was
+    last: i64 = len(text) - 1
+    for index in range(last, -1, -1):
+        code: i64 = ord(text[index])
         face = code - 49  # 1-9 as 0-8
         if 0 <= face <= 8:
             if face > top:
@@ -209,7 +211,7 @@ _GLYPHS_WRITTEN: Final = {
 }
 
 
-def _suit_base(code: int) -> int:
+def _suit_base(code: i64) -> i64:
     """The first tile of the suit whose letter has character code ``code``, or -1."""
     if code == 109:  # m
         return 0
