@@ -11,6 +11,8 @@ from __future__ import annotations
 from collections.abc import Collection
 from typing import Final, Literal
 
+from mypy_extensions import i64
+
 from . import tiles as t
 from .features import (
     CHOWS_2,
@@ -86,7 +88,10 @@ class Arrangement:
         self.concealed_triplets = concealed
         self.chow_mask = chow_mask
         self.triplet_mask = triplet_mask
-        self.features = (
+        # The masks as native ints: compiled, no overflow checked in a score of operations.
+        chows: i64 = chow_mask
+        triplets: i64 = triplet_mask
+        features: i64 = (
             (CHOWS_2 if chow_count >= 2 else 0)
             | (CHOWS_3 if chow_count >= 3 else 0)
             | (CHOWS_4 if chow_count == 4 else 0)
@@ -94,15 +99,16 @@ class Arrangement:
             | (TRIPLETS_3 if triplet_count >= 3 else 0)
             | (TRIPLETS_4 if triplet_count == 4 else 0)
             | (CONCEALED_2 if concealed >= 2 else 0)
-            | (HONOUR_TRIPLET if triplet_mask >> t.EAST else 0)
+            | (HONOUR_TRIPLET if triplets >> t.EAST else 0)
             | (ORPHAN_PAIR if pair >= 0 and _ORPHAN_KINDS >> pair & 1 else 0)
             | (CHOWS_TWICE if chow_count >= 2 and _count(chow_mask) < chow_count else 0)
-            | (SIMILAR_CHOWS if chow_mask & chow_mask >> 9 & chow_mask >> 18 & _CHARACTERS else 0)
-            | (STRAIGHT if chow_mask & chow_mask >> 3 & chow_mask >> 6 & SUIT_STARTS else 0)
-            | (SIMILAR_TRIPLETS if _similar(triplet_mask & NUMBERS) else 0)
-            | (TRIPLET_RUN if triplet_mask & triplet_mask >> 1 & triplet_mask >> 2 & RUNS else 0)
-            | (0 if chow_mask & ~TERMINAL_CHOWS or triplet_mask & ~_ORPHAN_KINDS else TERMINAL_SETS)
+            | (SIMILAR_CHOWS if chows & chows >> 9 & chows >> 18 & _CHARACTERS else 0)
+            | (STRAIGHT if chows & chows >> 3 & chows >> 6 & SUIT_STARTS else 0)
+            | (SIMILAR_TRIPLETS if _similar(triplets & NUMBERS) else 0)
+            | (TRIPLET_RUN if triplets & triplets >> 1 & triplets >> 2 & RUNS else 0)
+            | (0 if chows & ~TERMINAL_CHOWS or triplets & ~_ORPHAN_KINDS else TERMINAL_SETS)
         )
+        self.features = features
         self.plan_bits = 0 if form == "standard" else _FORM_BITS[form]
 
 
@@ -118,7 +124,7 @@ RUN_STARTS: Final = {
 RUNS: Final = RUN_STARTS[3]
 
 
-def _similar(triplets: int) -> int:
+def _similar(triplets: i64) -> i64:
     """Whether some number is a triplet's in two suits or three (a mask of number tiles)."""
     return (
         triplets & triplets >> 9 | triplets & triplets >> 18 | triplets >> 9 & triplets >> 18

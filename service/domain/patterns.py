@@ -13,6 +13,8 @@ from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass
 from typing import Final
 
+from mypy_extensions import i64
+
 from . import tiles as t
 from .decompose import ALL_FORMS, RUN_STARTS, SUIT_STARTS, TERMINAL_CHOWS, Arrangement, Form
 from .features import (
@@ -157,7 +159,7 @@ class Situation:
         self.table = table_for(rules)
         self.seat_wind = t.seat_wind(win.seat)
         self.value_honours = DRAGONS | 1 << self.seat_wind  # a mask
-        held = hand.kinds
+        held: i64 = hand.kinds  # native: compiled, no overflow checked in what is asked of it
         kongs: tuple[int, ...] = ()
         concealed = True
         if melds:  # four hands in ten declare none: no list made for them
