@@ -924,7 +924,7 @@ class Step:
         self.forms: Final = forms
         # Its needs split: those a plan is made by, and those checked before each call.
         self.needs: Final = pattern.needs & PLANNED
-        self.checks: Final = pattern.needs & ~PLANNED
+        self.checks: Final[i64] = pattern.needs & ~PLANNED
         self.bonus: Final = pattern.bonus
 
     def counted(self, hit: Hit) -> Counted:

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Final, Literal
 
+from mypy_extensions import i64
+
 from . import tiles as t
 from .decompose import Arrangement, arrangements
 from .errors import NotAWinningHand, ScoringError
@@ -57,7 +59,7 @@ class Score:
 def held_patterns(arrangement: Arrangement, hand: Situation) -> list[Counted]:
     """The patterns this arrangement holds, in id order: one per series but bonus tiles."""
     table = hand.table
-    features = arrangement.features | hand.features
+    features: i64 = arrangement.features | hand.features  # native: checked at every step
     key = features & PLANNED | arrangement.plan_bits | hand.plan_bits
     plan = table.plans.get(key)
     if plan is None:
