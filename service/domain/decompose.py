@@ -364,7 +364,9 @@ class _Declared(SuitReading):
 
 
 _NO_MELDS: Final = _Declared(())  # shared by the hands that declare none (four in ten)
-_NO_TILES: Final = (SuitReading(-1, ()),)  # the one reading of a suit without tiles
+# The one reading of a suit without tiles. Typed as a tuple of any length: compiled, a
+# ``tuple[SuitReading]`` would be kept unboxed and boxed into a new tuple at each return.
+_NO_TILES: Final[tuple[SuitReading, ...]] = (SuitReading(-1, ()),)
 
 
 def _completions(
