@@ -162,14 +162,11 @@ class Situation:
         held: i64 = hand.kinds  # native: compiled, no overflow checked in what is asked of it
         kongs: tuple[int, ...] = ()
         concealed = True
-        if melds:  # four hands in ten declare none: no list made for them
-            declared_kongs = []
-            for meld in melds:
-                held |= meld.mask
-                if meld.kind == KONG:
-                    declared_kongs.append(meld.tile)
-                concealed = concealed and meld.concealed
-            kongs = tuple(declared_kongs)
+        for meld in melds:
+            held |= meld.mask
+            if meld.kind == KONG:  # seldom: a tuple grown, rather than a list made for all
+                kongs = (*kongs, meld.tile)
+            concealed = concealed and meld.concealed
         self.kongs = kongs
         self.concealed = concealed
         self.mask = held

@@ -281,6 +281,7 @@ class Record(Converter):
         self.longest: i64 = len(self.by_shape) // 32 - 1  # its rows: one per key length, from 0
         self.names = names
         self.required: i64 = sum([field.bit for field in fields.values() if field.required])
+        self.optional: i64 = sum([field.bit for field in fields.values() if not field.required])
         self.defaults = defaults
         self.make = make
         self.positional = positional
@@ -321,7 +322,9 @@ class Record(Converter):
             made = self._given(out)
         else:
             made = _called(make, out) if self.positional else make(**self._given(out))
-        self._reset(out, given)
+        # Reset where an optional field was given: every load that gives its list back has
+        # given every required field (one a hand holds until the next load overwrites it).
+        self._reset(out, given & self.optional)
         self.spare = out
         return made
 
