@@ -398,7 +398,9 @@ def _completions(
     )
     # Held triplets are concealed, so far.
     concealed = triplet_count - declared.triplet_count + declared.concealed
-    slots: list[int | None] = [None] if pair == winning_tile else []
+    # What the winning tile may have completed, as bits (no list made): bit 0 for the pair,
+    # bit i + 1 for ``sets[i]`` (four sets at most: ``2 << index`` fits a C int).
+    slots: i64 = 1 if pair == winning_tile else 0
     last: Meld | None = None
     for index in range(offset, len(sets)):
         if slots and not on_discard:
@@ -408,27 +410,32 @@ def _completions(
             # The same set held twice completes the hand one way; a suit's sets come in
             # order of their lowest tile, pungs first, so two alike stand side by side.
             if last is None or last.kind != meld.kind or last.tile != meld.tile:
-                slots.append(index)
+                slots |= 2 << index
             last = meld
-    for slot in slots:
-        formed, exposed = sets, 0
-        if slot is not None and on_discard:
-            completed = _EXPOSED[sets[slot].kind][sets[slot].tile]
-            formed = (*sets[:slot], completed, *sets[slot + 1 :])
-            exposed = 1 if completed.kind != CHOW else 0
-        found.append(
-            Arrangement(
-                "standard",
-                sets=formed,
-                pair=pair,
-                winning=slot,
-                chow_count=chow_count,
-                triplet_count=triplet_count,
-                concealed=concealed - exposed,
-                chow_mask=chow_mask,
-                triplet_mask=triplet_mask,
+    at = -1  # the set of the lowest bit (-1: the pair)
+    while slots:
+        if slots & 1:
+            slot = None if at < 0 else at
+            formed, exposed = sets, 0
+            if slot is not None and on_discard:
+                completed = _EXPOSED[sets[slot].kind][sets[slot].tile]
+                formed = (*sets[:slot], completed, *sets[slot + 1 :])
+                exposed = 1 if completed.kind != CHOW else 0
+            found.append(
+                Arrangement(
+                    "standard",
+                    sets=formed,
+                    pair=pair,
+                    winning=slot,
+                    chow_count=chow_count,
+                    triplet_count=triplet_count,
+                    concealed=concealed - exposed,
+                    chow_mask=chow_mask,
+                    triplet_mask=triplet_mask,
+                )
             )
-        )
+        slots >>= 1
+        at += 1
 
 
 # Every set held, by kind and lowest tile: concealed, and exposed as a held set the winning
