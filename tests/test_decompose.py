@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import pytest
 
+from bench import engine_bench
 from service.domain import tiles as t
 from service.domain.decompose import arrangements, is_winning
-from service.domain.hand import _LEGAL, Meld
+from service.domain.hand import _LEGAL, Hand, Meld, MeldSpec, declared_melds
 from service.domain.memo import SUIT_SLOTS, IntMemo
 
 
@@ -100,3 +101,15 @@ def test_suit_tables_keep_keys_that_share_a_slot() -> None:
     assert len(memo) == 1 and memo.get(first + 3) == "more"
     memo.cache_clear()
     assert len(memo) == 0 and memo.get(first) is memo.get(first + 3) is None
+
+
+def test_the_legal_melds_are_a_table_that_clearing_caches_leaves_whole() -> None:
+    # The engine benchmark clears every cache it finds (``cache_clear``) to start cold: the
+    # legal melds are a complete table, not a cache, and a declared meld is still found.
+    for _, cached in engine_bench.service_caches():
+        cached.cache_clear()
+    assert len(_LEGAL) == 123
+    (meld,) = declared_melds(
+        Hand((0, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9), (MeldSpec("pung", (27,) * 3),))
+    )
+    assert (meld.kind, meld.tile, meld.declared) == ("pung", 27, True)

@@ -6,7 +6,7 @@ from typing import Any, ClassVar, Final, Literal, Self
 
 from . import tiles as t
 from .errors import InconsistentRequest, InvalidContext, InvalidHand
-from .memo import IntMemo
+from .memo import IntTable
 
 SetKind = Literal["chow", "pung", "kong"]
 CHOW: Final[SetKind] = "chow"
@@ -327,11 +327,11 @@ def _spelled(kind: str, tiles: tuple[int, ...], concealed: bool) -> int:
     return spelled << 3 | kind_bits | concealed
 
 
-def _legal_melds() -> IntMemo[Meld]:
+def _legal_melds() -> IntTable[Meld]:
     """Every meld a hand may declare, by its spelling (``_spelled``, tiles in order): a
     declared meld is one look-up (by its slot: no object made), and ``_meld_fault`` explains
     the rest. Melds are values, shared by hands. All 123 are kept: the table is never full."""
-    legal: IntMemo[Meld] = IntMemo(1024, 1021)
+    legal: IntTable[Meld] = IntTable(1024, 1021)
     for tile in range(t.KINDS):
         for kind in (CHOW, PUNG, KONG):
             for concealed in (False, True) if kind == KONG else (False,):
