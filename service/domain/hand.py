@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any, ClassVar, Final, Literal, Self
 
+from mypy_extensions import i64
+
 from . import tiles as t
 from .errors import InconsistentRequest, InvalidContext, InvalidHand
 from .memo import IntTable
@@ -317,8 +319,11 @@ def declared_meld(kind: str, tiles: tuple[int, ...], concealed: bool) -> Meld | 
 def _spelled(kind: str, tiles: tuple[int, ...], concealed: bool) -> int:
     """A meld as a client spells it, as one int: each tile (plus one, 6 bits) in the order
     given, then the kind and whether concealed (3 bits); one spelling, one int. An int key
-    costs a fraction of a tuple's, whose hash is computed at every look-up."""
-    spelled = 0
+    costs a fraction of a tuple's, whose hash is computed at every look-up. More than four
+    tiles spell no meld: -1, which no meld is (and a native int would overflow)."""
+    if len(tiles) > 4:
+        return -1
+    spelled: i64 = 0
     for tile in tiles:
         spelled = spelled << 6 | tile + 1
     # Compared rather than looked up: compiled, a string compared to a constant is first

@@ -79,7 +79,7 @@ class Counted:
     """A pattern held by the hand: its value in the rules in force, ``times`` over; ``shared``
     by every hand with its hit (made by ``count``), or made for one request (a claim's)."""
 
-    __slots__ = ("pattern", "reason", "shared", "times", "value")
+    __slots__ = ("pattern", "points", "reason", "shared", "times", "value")
 
     def __init__(
         self, pattern: Pattern, value: int, times: int, reason: str, shared: bool = False
@@ -87,12 +87,9 @@ class Counted:
         self.pattern: Final = pattern
         self.value: Final = value
         self.times: Final = times
+        self.points: Final = value * times  # read for every hand that counts it: made once
         self.reason: Final = reason
         self.shared: Final = shared
-
-    @property
-    def points(self) -> int:
-        return self.value * self.times
 
 
 def count(hit: Hit, pattern: Pattern, value: int) -> Counted:
