@@ -14,6 +14,7 @@ from . import render
 from .domain import analysis, claims, scoring, sheets
 from .domain import payments as pay
 from .domain.errors import ScoringError
+from .domain.expectation import Model
 from .problems import Problem
 from .request import (
     MAX_ALTERNATIVES,
@@ -26,6 +27,7 @@ from .request import (
     WaitsRequestSchema,
     loader,
 )
+from .settings import EXPECT_STATES, setting
 
 # Each operation's request loader, made once (Final: compiled, read as a constant, not looked
 # up among the module's names at each request).
@@ -55,26 +57,34 @@ def score(payload: Any) -> dict[str, Any]:
     return body
 
 
-def waits(payload: Any) -> dict[str, Any]:
+def waits(payload: Any, pause: Callable[[], None] | None = None) -> dict[str, Any]:
     """POST /v1/waits: every tile completing a hand one short, scored both ways; the hand's
-    shanten and useful tiles."""
-    return _analysed(payload, analysis.waits_analysis, render.waits_response)
+    shanten and useful tiles; with ``expect``, the figures of its best play."""
+    return _analysed(payload, pause, analysis.waits_analysis, render.waits_response)
 
 
-def discards(payload: Any) -> dict[str, Any]:
+def discards(payload: Any, pause: Callable[[], None] | None = None) -> dict[str, Any]:
     """POST /v1/discards: a hand after its draw, each discard's shanten, useful tiles and
-    scored waits, best first."""
-    return _analysed(payload, analysis.discards, render.discards_response)
+    scored waits, best first; with ``expect``, each discard's figures, best first."""
+    return _analysed(payload, pause, analysis.discards, render.discards_response)
 
 
 def _analysed(
-    payload: Any, analyse: Callable[..., tuple[Any, Any]], answer: Callable[..., dict[str, Any]]
+    payload: Any,
+    pause: Callable[[], None] | None,
+    analyse: Callable[..., tuple[Any, ...]],
+    answer: Callable[..., dict[str, Any]],
 ) -> dict[str, Any]:
     """A hand analysis (waits, discards): the same request, the domain's ``analyse``, and
-    ``answer`` to render what it found."""
+    ``answer`` to render what it found. ``pause``: the server's, for a search (``expect``)."""
     request = _WAITS.load(payload)
+    model: Model | None = request["expect"]
+    if model is not None:
+        model = model.within(setting(EXPECT_STATES))
     try:
-        found = analyse(request["hand"], request["win"], request["rules"], request["visible"])
+        found = analyse(
+            request["hand"], request["win"], request["rules"], request["visible"], model, pause
+        )
     except ScoringError as error:
         raise Problem.of(error) from None
     return answer(*found)

@@ -11,9 +11,10 @@ from __future__ import annotations
 from typing import Any, Final
 
 from .domain import tiles as t
-from .domain.analysis import Analysis, Discard
+from .domain.analysis import Analysis, Discard, Expectation
 from .domain.claims import Claimed
 from .domain.decompose import Arrangement
+from .domain.expectation import Figures
 from .domain.hand import SET_KINDS, Meld, Rules, set_text, set_tiles, tile_keys
 from .domain.memo import IntMemo, Memo
 from .domain.patterns import CATALOGUE, Counted
@@ -189,8 +190,13 @@ def score_response(score: Score, payments: dict[str, int]) -> dict[str, Any]:
     return body
 
 
-def waits_response(analysis: Analysis, waits: list[Wait]) -> dict[str, Any]:
-    return {
+def waits_response(
+    analysis: Analysis,
+    waits: list[Wait],
+    figures: Figures | None = None,
+    expectation: Expectation | None = None,
+) -> dict[str, Any]:
+    answer = {
         "waits": [
             {
                 "tile": t.repeated(wait.tile),
@@ -203,18 +209,62 @@ def waits_response(analysis: Analysis, waits: list[Wait]) -> dict[str, Any]:
         ],
         **_analysis(analysis),
     }
+    if expectation is not None:
+        answer["expected"] = _figures(figures)
+        answer["expectation"] = _expectation(expectation)
+    return answer
 
 
-def discards_response(shanten: int, discards: list[Discard]) -> dict[str, Any]:
-    return {"shanten": shanten, "discards": [_discard(discard) for discard in discards]}
+def discards_response(
+    shanten: int, discards: list[Discard], expectation: Expectation | None = None
+) -> dict[str, Any]:
+    answer = {
+        "shanten": shanten,
+        "discards": [_discard(discard, expectation is not None) for discard in discards],
+    }
+    if expectation is not None:
+        answer["expectation"] = _expectation(expectation)
+    return answer
 
 
-def _discard(discard: Discard) -> dict[str, Any]:
+def _figures(figures: Figures | None) -> dict[str, Any] | None:
+    """A play's figures (API.md ``expected``), to 4 decimals."""
+    if figures is None:
+        return None
+    return {
+        "win_probability": round(figures.win_probability, 4),
+        "ready_probability": round(figures.ready_probability, 4),
+        "expected_score": round(figures.expected_score, 4),
+        "score_if_win": None if figures.score_if_win is None else round(figures.score_if_win, 4),
+        "win_by": {
+            "self_draw": round(figures.self_draw, 4),
+            "discard": round(figures.discard, 4),
+        },
+    }
+
+
+def _expectation(expectation: Expectation) -> dict[str, Any]:
+    model = expectation.model
+    return {
+        "model": "solo-v1",
+        "draws_left": model.draws_left,
+        "discard_rate": model.discard_rate,
+        "objective": model.objective,
+        "unseen": expectation.unseen,
+        "states": expectation.states,
+        "search": "exhaustive" if expectation.exhaustive else "bounded",
+        "limited": expectation.limited,
+    }
+
+
+def _discard(discard: Discard, expected: bool = False) -> dict[str, Any]:
     rendered = {
         "tile": t.repeated(discard.tile),
         "glyph": t.GLYPHS[discard.tile],
         **_analysis(discard.analysis),
     }
+    if expected:
+        rendered["expected"] = _figures(discard.expected)
     if discard.analysis.shanten == 0:
         rendered["waits"] = [
             {

@@ -93,6 +93,8 @@ MAX_CONTENT_LENGTH = "ZJ_MAX_CONTENT_LENGTH"
 CORS_ORIGINS = "ZJ_CORS_ORIGINS"
 PROFILES = "ZJ_PROFILES"
 METRICS = "ZJ_METRICS"
+# Hands one expected-score request may search (RULES.md §8): its memory and time.
+EXPECT_STATES = "ZJ_EXPECT_STATES"
 METRICS_DIR = "PROMETHEUS_MULTIPROC_DIR"
 
 _POSITIVE = "must be a positive number"
@@ -123,6 +125,10 @@ SETTINGS = {
         ),
         Setting(PROFILES, lambda: "", _path, "must be a file path", "none"),
         Setting(METRICS, lambda: True, _flag, "must be 1 (on) or 0 (off)", "1"),
+        Setting(
+            EXPECT_STATES, lambda: 200_000, _whole(1, 10_000_000),
+            "must be a whole number of hands 1-10000000", "200000",
+        ),
         Setting(METRICS_DIR, lambda: "", _path, "must be a directory path", "a fresh one"),
     )
 }  # fmt: skip

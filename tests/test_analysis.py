@@ -16,8 +16,9 @@ from hypothesis import strategies as st
 
 from service import engine
 from service.domain import tiles as t
-from service.domain.analysis import Shape, distances
+from service.domain.analysis import Shape
 from service.domain.decompose import ALL_FORMS, is_winning
+from service.domain.distance import distances
 from service.domain.hand import Meld, visible
 from service.problems import Problem
 

@@ -21,14 +21,14 @@ from dataclasses import dataclass
 from typing import Final
 
 from . import tiles as t
+from .distance import FAR, SETS, distances
 from .errors import InvalidHand
+from .expectation import Figures, Limited, Model, Pause, expect
 from .hand import Hand, Meld, Rules, Win, declared_melds, visible
 from .memo import Memo
 from .patterns import table_for
 from .waits import Wait, scored_wait, ways_to_win
 
-SETS: Final = 4  # a regular hand's sets, melds included
-FAR: Final = 99  # the distance of a shape that cannot be made
 _POWERS: Final = tuple(5**place for place in range(9))
 # A per-suit key: the counts as a base-5 number, the suit above them, and the copies the melds
 # hold above that (zero for a suit the melds do not touch, which is most of them).
@@ -58,11 +58,13 @@ class Analysis:
 
 @dataclass(frozen=True, slots=True)
 class Discard:
-    """What discarding ``tile`` leaves: its analysis and, when it is ready, its waits scored."""
+    """What discarding ``tile`` leaves: its analysis and, when it is ready, its waits scored;
+    with a model, the figures of its best play (``None``: too far, or over the budget)."""
 
     tile: int
     analysis: Analysis
     waits: tuple[Wait, ...]
+    expected: Figures | None = None
 
     def rank(self) -> tuple[int, int, int, int]:
         """API.md's order: lowest shanten, most useful copies, the best wait, canonical tile."""
@@ -73,23 +75,52 @@ class Discard:
         return (self.analysis.shanten, -self.analysis.useful_remaining, -best, self.tile)
 
 
+@dataclass(frozen=True, slots=True)
+class Expectation:
+    """What the expected-score search did for a request (API.md ``expectation``): the wall it
+    drew from, the hands it searched, whether every play was tried in every evaluation, and
+    why one had no figures, if any had none."""
+
+    model: Model
+    unseen: int
+    states: int
+    exhaustive: bool
+    limited: Limited | None
+
+
 def waits_analysis(
-    hand: Hand, win: Win, rules: Rules, seen: Sequence[int] = ()
-) -> tuple[Analysis, list[Wait]]:
-    """POST /v1/waits: a 13-tile hand's analysis and, for each of its waits, what it scores."""
+    hand: Hand,
+    win: Win,
+    rules: Rules,
+    seen: Sequence[int] = (),
+    model: Model | None = None,
+    pause: Pause | None = None,
+) -> tuple[Analysis, list[Wait], Figures | None, Expectation | None]:
+    """POST /v1/waits: a 13-tile hand's analysis and, for each of its waits, what it scores;
+    with a ``model``, the figures of its best play."""
     melds = declared_melds(hand, size=13)
     ways = ways_to_win(hand, melds, win, rules)
     shape = Shape(melds, table_for(rules).wins)
     unseen = _unseen(hand.tiles, melds, seen)
     counts = t.counts(hand.tiles)
     analysis = shape.analyse(counts, unseen)
-    return analysis, _scored_waits(hand, melds, ways, rules, analysis)
+    scored = _scored_waits(hand, melds, ways, rules, analysis)
+    if model is None:
+        return analysis, scored, None, None
+    figures, expectation = _expected([hand], melds, win.seat, rules, unseen, model, pause)
+    return analysis, scored, figures[0], expectation
 
 
 def discards(
-    hand: Hand, win: Win, rules: Rules, seen: Sequence[int] = ()
-) -> tuple[int, list[Discard]]:
-    """POST /v1/discards: a 14-tile hand's shanten (-1 if it wins) and each discard, ranked."""
+    hand: Hand,
+    win: Win,
+    rules: Rules,
+    seen: Sequence[int] = (),
+    model: Model | None = None,
+    pause: Pause | None = None,
+) -> tuple[int, list[Discard], Expectation | None]:
+    """POST /v1/discards: a 14-tile hand's shanten (-1 if it wins) and each discard, ranked;
+    with a ``model``, each discard's figures, ranked by its objective first."""
     melds = declared_melds(hand, size=14, won=False)
     ways = ways_to_win(hand, melds, win, rules)
     shape = Shape(melds, table_for(rules).wins)
@@ -108,7 +139,64 @@ def discards(
         found.append(Discard(tile, analysis, tuple(scored)))
     found.sort(key=Discard.rank)
     shanten = shape.shanten(counts)
-    return shanten, found
+    if model is None:
+        return shanten, found, None
+    left = [_without(hand, discard.tile) for discard in found]
+    figures, expectation = _expected(left, melds, win.seat, rules, unseen, model, pause)
+    expected = [
+        Discard(discard.tile, discard.analysis, discard.waits, figure)
+        for discard, figure in zip(found, figures, strict=True)
+    ]
+    expected.sort(key=lambda discard: _objective(discard.expected, model))
+    return shanten, expected, expectation
+
+
+def _without(hand: Hand, tile: int) -> Hand:
+    kept = list(hand.tiles)
+    kept.remove(tile)
+    return hand.replace(tiles=tuple(kept))
+
+
+def _objective(figures: Figures | None, model: Model) -> float:
+    """A discard's place by the objective (highest first, none last), as the figures are
+    shown (4 decimals): a sort key, the API's order breaking ties (a stable sort)."""
+    if figures is None:
+        return 1.0
+    value = (
+        figures.win_probability if model.objective == "win_probability" else figures.expected_score
+    )
+    return -round(value, 4)
+
+
+def _expected(
+    hands: list[Hand],
+    melds: tuple[Meld, ...],
+    seat: str,
+    rules: Rules,
+    unseen: list[int],
+    model: Model,
+    pause: Pause | None,
+) -> tuple[list[Figures | None], Expectation]:
+    """Each 13-tile hand's figures, in order, from one budget of states for the request: an
+    evaluation that does not fit what is left of it has none (``budget``); each one is whole
+    or nothing, so a hand's figures never depend on the others beside it."""
+    left = model.budget
+    figures: list[Figures | None] = []
+    states = 0
+    searched = bounded = 0
+    limited: Limited | None = None
+    for held in hands:
+        found, search = expect(held, melds, seat, rules, unseen, model.within(left), pause)
+        figures.append(found)
+        states += search.states
+        left = max(0, left - search.states)
+        if search.limited == "budget" or limited is None:
+            limited = search.limited
+        if found is not None:
+            searched += 1
+            bounded += not search.exhaustive
+    exhaustive = searched > 0 and not bounded
+    return figures, Expectation(model, sum(unseen), states, exhaustive, limited)
 
 
 def _scored_waits(
@@ -276,52 +364,3 @@ def _suit_distances(key: int, room: list[int]) -> tuple[int, ...]:
     if len(_SHARED) >= 10_000:  # never reached by real suits; bounded all the same
         _SHARED.clear()
     return _SUIT_DISTANCES.put(key, _SHARED.setdefault(found, found))
-
-
-def distances(counts: list[int], room: list[int], runs: bool) -> tuple[int, ...]:
-    """The fewest tiles to add to one suit's ``counts`` so that j sets and p pairs come out of
-    it, at index 2 * j + p, never using more of a kind than its ``room``.
-
-    A pass over the kinds, lowest first, choosing at each how many chows start there (if
-    ``runs``), whether a pung and whether the pair: the state is the chows still owed a tile
-    here and at the next kind, the sets made and the pair, packed in one int (10 bits).
-    """
-    # The states reached so far, and the fewest tiles added to reach each (FAR: not reached).
-    states = [0]
-    costs = [FAR] * 1024
-    costs[0] = 0
-    last = len(counts) - 3
-    for kind, have in enumerate(counts):
-        cap = room[kind]
-        reached: list[int] = []
-        ahead = [FAR] * 1024
-        for state in states:
-            spent = costs[state]
-            owed = (state & 7) + (state >> 3 & 7)  # tiles of this kind the open chows need
-            made = state >> 6 & 7
-            paired = state >> 9
-            starts = SETS - made if runs and kind <= last else 0
-            for start in range(min(starts, cap - owed) + 1):
-                for pung in (0, 1):
-                    sets = made + start + pung
-                    if sets > SETS:
-                        break
-                    for pair in range(2 - paired):
-                        use = owed + start + 3 * pung + 2 * pair
-                        if use > cap:
-                            break
-                        cost = spent + (use - have if use > have else 0)
-                        after = (state >> 3 & 7) | start << 3 | sets << 6 | (paired + pair) << 9
-                        if cost < ahead[after]:
-                            if ahead[after] == FAR:
-                                reached.append(after)
-                            ahead[after] = cost
-        states = reached
-        costs = ahead
-    out = [FAR] * 10
-    for state in states:
-        spent = costs[state]
-        index = 2 * (state >> 6 & 7) + (state >> 9)
-        if spent < out[index]:
-            out[index] = spent
-    return tuple(out)

@@ -18,6 +18,7 @@ MAX_TILE_STRING: Final = 64  # characters of a tile string
 MAX_TILE_LIST: Final = 18  # tiles in a tile list
 # Tiles seen on the table (``visible``, hand analysis): at most 123 can be, beside 13 held.
 MAX_SEEN_STRING: Final = 400  # characters
+MAX_DRAWS_LEFT: Final = 40  # expect.draws_left: more than any wall gives one player
 MAX_SEEN_LIST: Final = 136  # tiles
 MAX_VALUE: Final = 10_000  # the most a house rule may make a pattern, a chicken hand or the limit
 MAX_ERRORS: Final = 20  # errors a problem lists at most

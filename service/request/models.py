@@ -8,6 +8,7 @@ from typing import Any, Final
 
 from ..domain import tiles as t
 from ..domain.claims import Entry
+from ..domain.expectation import Model
 from ..domain.hand import Hand, Meld, MeldSpec, Rules, Value, Win, declared_meld
 from ..domain.memo import Memo
 from ..domain.rulesets import DEFAULT, resolve_fields
@@ -71,6 +72,14 @@ class Maker:
 
 def make_meld(kind: str, tiles: tuple[int, ...], concealed: bool = False) -> Meld | MeldSpec:
     return declared_meld(kind, tiles, concealed)
+
+
+def make_expect(
+    draws_left: int = 17, discard_rate: float = 0.0, objective: str = "expected_score"
+) -> Model:
+    """``expect``: the budget is the server's (``expectation.BUDGET`` until it says)."""
+    return Model(draws_left, discard_rate, "win_probability" if objective == "win_probability"
+                 else "expected_score")  # fmt: skip
 
 
 def make_hand(

@@ -24,6 +24,7 @@ from .limits import (
     MAX_BATCH,
     MAX_CLAIMED,
     MAX_COUNT,
+    MAX_DRAWS_LEFT,
     MAX_GO_AROUND,
     MAX_MELDS,
     MAX_NAME,
@@ -279,13 +280,35 @@ class ScoreRequestSchema(ScoredHandSchema, _Model):
     explain = Bool(load_default=False)
 
 
+class Number(fields.Float):
+    """A JSON number only: no "0.5" or true."""
+
+    def _deserialize(self, value: Any, attr: Any, data: Any, **kwargs: Any) -> float:
+        if not isinstance(value, int | float) or isinstance(value, bool):
+            raise ValidationError("must be a number")
+        return float(value)
+
+
+class ExpectSchema(_Model):
+    """``expect``: the solo model's question (RULES.md §8)."""
+
+    model = staticmethod(models.make_expect)
+    draws_left = Int(load_default=17, validate=_between(0, MAX_DRAWS_LEFT))
+    discard_rate = Number(load_default=0.0, validate=validate.Range(0, 1))
+    objective = fields.String(
+        load_default="expected_score", validate=_one_of("expected_score", "win_probability")
+    )
+
+
 class WaitsRequestSchema(Schema):
-    """POST /v1/waits (13 tiles) and POST /v1/discards (14): a hand to analyse."""
+    """POST /v1/waits (13 tiles) and POST /v1/discards (14): a hand to analyse; with
+    ``expect``, each discard's expected score too."""
 
     hand = fields.Nested(WaitingHandSchema, required=True)
     win = fields.Nested(WaitingWinSchema, required=True)
     rules = fields.Nested(RulesSchema, load_default=Rules)
     visible = Tiles(longest=(MAX_SEEN_STRING, MAX_SEEN_LIST), load_default=tuple)
+    expect = fields.Nested(ExpectSchema, load_default=None)
 
 
 class ClaimWinSchema(_Model):

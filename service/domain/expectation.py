@@ -1,0 +1,638 @@
+"""Expected score (RULES.md §8): the solo model ``solo-v1``, solved by expectimax.
+
+A 13-tile hand ``h`` draws from the tiles it has not seen: a kind ``x`` has
+``r_x(h) = unseen_x - h_x`` copies left (``unseen`` counts the wall as the model starts it, the
+discard under evaluation and ``visible`` already out), and a tile discarded later goes back,
+so the wall's size ``S`` never changes and every step is a proper probability. A turn with
+``t`` draws left: the three others discard (each a winning tile ``x`` with chance
+``q * r_x / S``: win or let it pass), then, if ``t > 0``, the player draws (win or discard
+any tile, leaving ``t - 1``). The value of a hand is what the best play gets under the
+objective, carried as four figures of that one play: the chances of winning by self-draw and
+by discard, the expected score, and the chance of being ready (or won) at the end.
+
+The hands searched form a graph with the draws left as its layers, solved from the last draw
+back: ``exhaustive`` when every draw and discard of every hand within reach fits the budget
+(the exact optimum of the model), else ``bounded``: the draws that bring the hand closer to a
+win, the discards that keep it as close, and, from the hand under evaluation, one step off
+them (a draw that does not help and a discard that keeps the distance: a change of shape or
+wait; and passing a win for another wait). Every other draw is discarded again, which leaves
+the hand as it was. The bounded figures are those of a play the model allows, so they never
+exceed the exhaustive optimum.
+
+A hand's distance to a win (analysis.py: shanten + 1), the draws that lower it and the
+discards that keep it are read from per-suit tables (the distances of each suit's counts and
+of its counts with a tile more or less), combined across suits with the masks of the tiles
+doing it, in one pass.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from math import comb
+from typing import Final, Literal
+
+from . import tiles as t
+from .distance import FAR, SETS, distances
+from .errors import ScoringError
+from .hand import Hand, Meld, Rules, Win, visible
+from .memo import Memo
+from .patterns import table_for
+from .scoring import best_score
+
+Objective = Literal["expected_score", "win_probability"]
+Limited = Literal["too_far", "budget"]
+
+MAX_SHANTEN: Final = 3  # farther hands get no figures (API.md): ``too_far``
+OTHERS: Final = 3  # the other players' discards in a turn
+
+# A hand's concealed tiles as one int: each suit's counts in base 5 (the analysis' suit
+# digits) at its own 21 bits.
+_SHIFT: Final = 21
+_DIGITS: Final = (1 << _SHIFT) - 1
+_POW5: Final[tuple[int, ...]] = tuple(5 ** (tile % 9) for tile in range(t.KINDS))
+_UNIT: Final[tuple[int, ...]] = tuple(
+    _POW5[tile] << _SHIFT * (tile // 9) for tile in range(t.KINDS)
+)
+_SUIT: Final = 5**9  # as analysis.py keys a suit: its counts, the suit and the melds above
+_ORPHAN_MASK: Final = sum(1 << tile for tile in t.ORPHANS)
+
+
+@dataclass(frozen=True, slots=True)
+class Model:
+    """What the request asks of the model (API.md ``expect``) and the search's budget."""
+
+    draws_left: int = 17
+    discard_rate: float = 0.0
+    objective: Objective = "expected_score"
+    budget: int = 100_000
+
+    def within(self, budget: int) -> Model:
+        """The same question with ``budget`` states to answer it."""
+        return Model(self.draws_left, self.discard_rate, self.objective, budget)
+
+
+@dataclass(frozen=True, slots=True)
+class Figures:
+    """The figures of one play (API.md ``expected``)."""
+
+    win_probability: float
+    ready_probability: float
+    expected_score: float
+    score_if_win: float | None
+    self_draw: float
+    discard: float
+
+
+@dataclass(frozen=True, slots=True)
+class Search:
+    """How one evaluation went: the hands searched, whether every play was tried, and why
+    there are no figures (``limited``) when there are none."""
+
+    states: int
+    exhaustive: bool
+    limited: Limited | None = None
+
+
+# --- A hand's distance, the draws that lower it, the discards that keep it -------------------
+
+
+def _suit_moves(key: int, room: list[int]) -> tuple[tuple[int, ...], ...]:
+    """One suit's distances (index 2 * sets + pair, as ``analysis.distances``), and for each
+    index the mask of tiles whose draw lowers it and of those whose discard keeps it."""
+    found = _SUIT_MOVES.get(key)
+    if found is not None:
+        return found
+    suit = key // _SUIT % 4
+    base = suit * 9
+    size = 9 if suit < 3 else 7
+    digits = key % _SUIT
+    counts = [digits // 5**place % 5 for place in range(size)]
+    rooms = room[base : base + size]
+    runs = suit < 3
+    now = distances(counts, rooms, runs)
+    lower = [0] * 10
+    keep = [0] * 10
+    for place in range(size):
+        bit = 1 << base + place
+        if counts[place] < rooms[place]:
+            counts[place] += 1
+            more = distances(counts, rooms, runs)
+            counts[place] -= 1
+            for index in range(10):
+                if more[index] < now[index]:
+                    lower[index] |= bit
+        if counts[place]:
+            counts[place] -= 1
+            less = distances(counts, rooms, runs)
+            counts[place] += 1
+            for index in range(10):
+                if less[index] == now[index] < FAR:
+                    keep[index] |= bit
+    return _SUIT_MOVES.put(key, (now, tuple(lower), tuple(keep)))
+
+
+# Suits met by searches: ~60 bytes a count and ~30 ints an entry; bounded as every table
+# keyed by client input is (memo.py).
+_SUIT_MOVES: Final[Memo[int, tuple[tuple[int, ...], ...]]] = Memo(50_000)
+
+
+def _joined(
+    a: tuple[tuple[int, ...], ...], b: tuple[tuple[int, ...], ...]
+) -> tuple[tuple[int, ...], ...]:
+    """Two parts' moves as one: the cheapest split at each index, the masks of every split
+    that costs that (a tile helps the whole if it helps a part of some cheapest split)."""
+    a_cost, a_lower, a_keep = a
+    b_cost, b_lower, b_keep = b
+    cost = [FAR] * 10
+    lower = [0] * 10
+    keep = [0] * 10
+    for index_a in range(10):
+        spent = a_cost[index_a]
+        if spent >= FAR:
+            continue
+        for index_b in range(10 - index_a):
+            if index_a & index_b & 1:
+                continue  # one pair only
+            total = spent + b_cost[index_b]
+            index = index_a + index_b
+            if total < cost[index]:
+                cost[index] = total
+                lower[index] = a_lower[index_a] | b_lower[index_b]
+                keep[index] = a_keep[index_a] | b_keep[index_b]
+            elif total == cost[index] < FAR:
+                lower[index] |= a_lower[index_a] | b_lower[index_b]
+                keep[index] |= a_keep[index_a] | b_keep[index_b]
+    return tuple(cost), tuple(lower), tuple(keep)
+
+
+class Forms:
+    """The forms a hand may win in, beside its declared melds: sets and a pair (the melds
+    are sets), and without melds the irregular forms the rules keep."""
+
+    __slots__ = ("melded", "room", "sets", "seven_pairs", "thirteen_terminals")
+
+    def __init__(self, melds: tuple[Meld, ...], wins: frozenset[str]) -> None:
+        copies = visible((), melds)
+        self.room = [4 - count for count in copies]
+        self.melded = [
+            sum(copies[base + place] * 5**place for place in range(9 if base < 27 else 7))
+            * 4
+            * _SUIT
+            for base in (0, 9, 18, 27)
+        ]
+        self.sets = SETS - len(melds)
+        self.seven_pairs = not melds and "seven_pairs" in wins
+        self.thirteen_terminals = not melds and "thirteen_terminals" in wins
+
+    def moves(self, hand: int) -> tuple[int, int, int]:
+        """``hand``'s distance to a win (0: it wins; shanten + 1), the tiles whose draw
+        lowers it and the tiles whose discard keeps it, as masks."""
+        parts = [
+            _suit_moves((hand >> _SHIFT * suit & _DIGITS) + suit * _SUIT + self.melded[suit],
+                        self.room)
+            for suit in range(4)
+        ]  # fmt: skip
+        whole = _joined(_joined(parts[0], parts[1]), _joined(parts[2], parts[3]))
+        index = 2 * self.sets + 1
+        distance, lower, keep = whole[0][index], whole[1][index], whole[2][index]
+        if self.seven_pairs or self.thirteen_terminals:
+            counts = _counts(hand)
+            for form, allowed in ((_seven_pairs, self.seven_pairs),
+                                  (_thirteen_terminals, self.thirteen_terminals)):  # fmt: skip
+                if not allowed:
+                    continue
+                other, other_lower, other_keep = form(counts)
+                if other < distance:
+                    distance, lower, keep = other, other_lower, other_keep
+                elif other == distance:
+                    lower |= other_lower
+                    keep |= other_keep
+        return distance, lower, keep
+
+
+def _seven_pairs(counts: list[int]) -> tuple[int, int, int]:
+    """Four alike are two pairs: an odd count pairs with one more, and gives one away."""
+    odd = sum(1 << tile for tile, count in enumerate(counts) if count & 1)
+    return 7 - sum(count // 2 for count in counts), odd, odd
+
+
+def _thirteen_terminals(counts: list[int]) -> tuple[int, int, int]:
+    held = [tile for tile in t.ORPHANS if counts[tile]]
+    paired = [tile for tile in t.ORPHANS if counts[tile] >= 2]
+    lower = _ORPHAN_MASK & ~sum(1 << tile for tile in held)
+    if not paired:
+        lower |= sum(1 << tile for tile in held)
+    keep = sum(1 << tile for tile, count in enumerate(counts) if count) & ~_ORPHAN_MASK
+    for tile in paired:
+        if counts[tile] >= 3 or len(paired) > 1:
+            keep |= 1 << tile
+    return 14 - len(held) - (1 if paired else 0), lower, keep
+
+
+def _counts(hand: int) -> list[int]:
+    return [(hand >> _SHIFT * (tile // 9) & _DIGITS) // _POW5[tile] % 5 for tile in range(t.KINDS)]
+
+
+def packed(counts: list[int]) -> int:
+    """Tile counts as the search keeps a hand."""
+    return sum(count * _UNIT[tile] for tile, count in enumerate(counts))
+
+
+def _bits(mask: int) -> list[int]:
+    found = []
+    while mask:
+        low = mask & -mask
+        found.append(low.bit_length() - 1)
+        mask ^= low
+    return found
+
+
+# --- The graph of hands within reach ------------------------------------------------------
+
+
+class _TooMany(Exception):
+    """The hands within reach do not fit the budget."""
+
+
+Scorer = Callable[[int, int, bool], float]  # (14 tiles, winning tile, self-drawn): -1 no win
+Pause = Callable[[], None]  # the server's chance to answer others (operations.py)
+
+
+class _Graph:
+    """The hands a search reaches: 13-tile hands, and the 14-tile hands between them (a
+    hand after its draw, and the 13-tile hands its discards leave).
+
+    A 13-tile hand's draws are edges ``(tile, drawn, win)``: the drawn hand's index (-1: the
+    only discard tried is the drawn tile, which leaves the hand as it was) and its score
+    won by self-draw (-1: no win). Any draw not listed is discarded again. A ready hand also
+    lists the discards it wins on, ``(tile, score)``.
+    """
+
+    def __init__(self, forms: Forms, unseen: list[int], score: Scorer, budget: int) -> None:
+        self.forms = forms
+        self.unseen = unseen
+        self.score = score
+        self.budget = budget
+        self.index: dict[int, int] = {}
+        self.hands: list[int] = []
+        self.distance: list[int] = []
+        self.helps: list[int] = []
+        self.draws: list[list[tuple[int, int, float]]] = []
+        self.discard_wins: list[list[tuple[int, float]]] = []
+        self.drawn_index: dict[int, int] = {}
+        self.drawn: list[list[int]] = []
+        # 13-tile hands in the order reached, each at the fewest draws it takes to reach it:
+        # a hand reached with no draw left lists none.
+        self.depth: list[int] = []
+        self.listed = 0  # the hands whose draws are listed, in that order
+        self.reaching = 0  # the depth of the hand whose draws are being listed
+
+    @property
+    def states(self) -> int:
+        return len(self.hands) + len(self.drawn)
+
+    def left(self, hand: int, tile: int) -> int:
+        """Copies of ``tile`` the hand may still draw: r_x(h)."""
+        return self.unseen[tile] - _count(hand, tile)
+
+    def next(self, draws_left: int) -> int:
+        """The next hand whose draws are to be listed, -1 when none is left."""
+        while self.listed < len(self.hands):
+            number = self.listed
+            self.listed += 1
+            if self.depth[number] < draws_left:
+                self.reaching = self.depth[number]
+                return number
+        return -1
+
+    def hand(self, hand: int) -> int:
+        """The index of a 13-tile hand (a new one is listed after those before it)."""
+        found = self.index.get(hand)
+        if found is not None:
+            return found
+        distance, helps, _ = self.forms.moves(hand)
+        number = len(self.hands)
+        self.index[hand] = number
+        self.hands.append(hand)
+        self.distance.append(distance)
+        self.helps.append(helps)
+        self.draws.append([])
+        wins: list[tuple[int, float]] = []
+        if distance == 1:
+            for tile in _bits(helps):
+                if self.left(hand, tile) > 0:
+                    won = self.score(hand + _UNIT[tile], tile, False)
+                    if won >= 0:
+                        wins.append((tile, won))
+        self.discard_wins.append(wins)
+        self.depth.append(self.reaching + 1 if number else 0)
+        if self.states > self.budget:
+            raise _TooMany
+        return number
+
+    def after_draw(self, drawn: int, discards: int) -> int:
+        """The index of a 14-tile hand and the hands its ``discards`` (a mask) leave."""
+        found = self.drawn_index.get(drawn)
+        if found is not None:
+            return found
+        number = len(self.drawn)
+        self.drawn_index[drawn] = number
+        children: list[int] = []
+        self.drawn.append(children)
+        for tile in _bits(discards):
+            children.append(self.hand(drawn - _UNIT[tile]))
+        return number
+
+
+def _count(hand: int, tile: int) -> int:
+    return (hand >> _SHIFT * (tile // 9) & _DIGITS) // _POW5[tile] % 5
+
+
+def _held(hand: int) -> int:
+    """The mask of the kinds a hand holds."""
+    return sum(1 << tile for tile in range(t.KINDS) if _count(hand, tile))
+
+
+def _search_all(graph: _Graph, root: int, draws_left: int, pause: Pause | None) -> None:
+    """Every draw, every discard, from every hand within reach."""
+    graph.hand(root)
+    while (number := graph.next(draws_left)) >= 0:
+        hand = graph.hands[number]
+        ready = graph.distance[number] == 1
+        for tile in range(t.KINDS):
+            if graph.left(hand, tile) <= 0:
+                continue
+            drawn = hand + _UNIT[tile]
+            wins = ready and graph.helps[number] >> tile & 1
+            won = graph.score(drawn, tile, True) if wins else -1.0
+            graph.draws[number].append((tile, graph.after_draw(drawn, _held(drawn)), won))
+        if pause is not None and number & 255 == 0:
+            pause()
+
+
+def _search_bounded(graph: _Graph, root: int, draws_left: int, pause: Pause | None) -> None:
+    """The draws that lower the distance, the discards that keep it; from the root, one step
+    off them as well (a draw that does not help, kept for a discard that keeps the distance;
+    a win passed for another wait)."""
+    start = graph.hand(root)
+    ready = graph.distance[start] == 1
+    for tile in range(t.KINDS) if draws_left else ():
+        if graph.left(root, tile) <= 0:
+            continue
+        drawn = root + _UNIT[tile]
+        helps = graph.helps[start] >> tile & 1
+        if helps and not ready:
+            continue  # on the shortest ways: listed below
+        # A winning hand is kept ready by any discard; another keeps its distance by some.
+        keep = _held(drawn) if helps else graph.forms.moves(drawn)[2]
+        keep &= ~(1 << tile)
+        if keep:
+            won = graph.score(drawn, tile, True) if helps else -1.0
+            graph.draws[start].append((tile, graph.after_draw(drawn, keep), won))
+    while (number := graph.next(draws_left)) >= 0:
+        hand = graph.hands[number]
+        listed = {tile for tile, _, _ in graph.draws[number]}
+        for tile in _bits(graph.helps[number]):
+            if tile in listed or graph.left(hand, tile) <= 0:
+                continue
+            drawn = hand + _UNIT[tile]
+            if graph.distance[number] == 1:
+                won = graph.score(drawn, tile, True)
+                if won >= 0:
+                    graph.draws[number].append((tile, -1, won))
+            else:
+                keep = graph.forms.moves(drawn)[2]
+                graph.draws[number].append((tile, graph.after_draw(drawn, keep), -1.0))
+        if pause is not None and number & 255 == 0:
+            pause()
+
+
+# --- Expectimax, from the last draw back ---------------------------------------------------
+
+
+def _solve(graph: _Graph, model: Model, pause: Pause | None) -> tuple[float, float, float, float]:
+    """The root's four figures (self-draw and discard win chances, expected score, ready
+    chance) under the best play, by the draws left, from none up."""
+    n = len(graph.hands)
+    size = sum(graph.unseen) - _tiles(graph.hands[0])
+    wall = float(size) if size > 0 else 1.0
+    by_chance = model.objective == "win_probability"
+    rate = model.discard_rate / wall
+    # Each hand's draws as probabilities, and what is left to discard again.
+    draws = [
+        [(graph.left(graph.hands[i], tile) / wall, node, won) for tile, node, won in graph.draws[i]]
+        for i in range(n)
+    ]
+    stays = [1.0 - sum(p for p, _, _ in edges) for edges in draws]
+    offered = [
+        [(rate * graph.left(graph.hands[i], tile), won) for tile, won in graph.discard_wins[i]]
+        for i in range(n)
+    ]
+    ps = [0.0] * n
+    pd = [0.0] * n
+    ev = [0.0] * n
+    ready = [1.0 if distance == 1 else 0.0 for distance in graph.distance]
+    for left in range(model.draws_left + 1):
+        if left:
+            ps, pd, ev, ready = _draw(graph, draws, stays, ps, pd, ev, ready, by_chance)
+        _others(offered, ps, pd, ev, ready, by_chance)
+        if pause is not None:
+            pause()
+    return ps[0], pd[0], ev[0], ready[0]
+
+
+def _tiles(hand: int) -> int:
+    return sum(_count(hand, tile) for tile in range(t.KINDS))
+
+
+def _better(
+    chance: float, value: float, than_chance: float, than_value: float, by_chance: bool
+) -> bool:
+    """The objective's order: the expected score (ties to the surer play), or the chance of
+    winning (ties to the higher expected score)."""
+    if by_chance:
+        if chance > than_chance + 1e-12:
+            return True
+        return chance >= than_chance - 1e-12 and value > than_value
+    return value > than_value or (value == than_value and chance > than_chance)
+
+
+def _draw(
+    graph: _Graph,
+    draws: list[list[tuple[float, int, float]]],
+    stays: list[float],
+    ps: list[float],
+    pd: list[float],
+    ev: list[float],
+    ready: list[float],
+    by_chance: bool,
+) -> tuple[list[float], list[float], list[float], list[float]]:
+    """One more draw: each 14-tile hand's best discard, then each hand's draws weighed."""
+    best: list[int] = []
+    for children in graph.drawn:
+        chosen = -1
+        for child in children:
+            if chosen < 0 or _better(ps[child] + pd[child], ev[child],
+                                     ps[chosen] + pd[chosen], ev[chosen], by_chance):  # fmt: skip
+                chosen = child
+        best.append(chosen)
+    n = len(draws)
+    new_ps = [0.0] * n
+    new_pd = [0.0] * n
+    new_ev = [0.0] * n
+    new_ready = [0.0] * n
+    for i in range(n):
+        stay = stays[i]
+        a_ps = stay * ps[i]
+        a_pd = stay * pd[i]
+        a_ev = stay * ev[i]
+        a_ready = stay * ready[i]
+        for p, node, won in draws[i]:
+            chosen = i  # the drawn tile discarded again
+            if node >= 0:
+                other = best[node]
+                if other >= 0 and _better(ps[other] + pd[other], ev[other],
+                                          ps[i] + pd[i], ev[i], by_chance):  # fmt: skip
+                    chosen = other
+            if won >= 0 and not _better(ps[chosen] + pd[chosen], ev[chosen], 1.0, won, by_chance):
+                a_ps += p
+                a_ev += p * won
+                a_ready += p
+                continue
+            a_ps += p * ps[chosen]
+            a_pd += p * pd[chosen]
+            a_ev += p * ev[chosen]
+            a_ready += p * ready[chosen]
+        new_ps[i] = a_ps
+        new_pd[i] = a_pd
+        new_ev[i] = a_ev
+        new_ready[i] = a_ready
+    return new_ps, new_pd, new_ev, new_ready
+
+
+def _others(
+    offered: list[list[tuple[float, float]]],
+    ps: list[float],
+    pd: list[float],
+    ev: list[float],
+    ready: list[float],
+    by_chance: bool,
+) -> None:
+    """The three others' discards, before the draw: each a winning tile with its chance, won
+    on or let pass (in place)."""
+    for i, wins in enumerate(offered):
+        if not wins:
+            continue
+        h_ps, h_pd, h_ev, h_ready = ps[i], pd[i], ev[i], ready[i]
+        for _ in range(OTHERS):
+            stay = 1.0
+            a_ps = a_pd = a_ev = a_ready = 0.0
+            for p, won in wins:
+                if p <= 0:
+                    continue
+                if not _better(h_ps + h_pd, h_ev, 1.0, won, by_chance):
+                    stay -= p
+                    a_pd += p
+                    a_ev += p * won
+                    a_ready += p
+            h_ps, h_pd, h_ev, h_ready = (
+                a_ps + stay * h_ps,
+                a_pd + stay * h_pd,
+                a_ev + stay * h_ev,
+                a_ready + stay * h_ready,
+            )
+        ps[i], pd[i], ev[i], ready[i] = h_ps, h_pd, h_ev, h_ready
+
+
+# --- The entry point -----------------------------------------------------------------------
+
+
+def expect(
+    hand: Hand,
+    melds: tuple[Meld, ...],
+    seat: str,
+    rules: Rules,
+    unseen: list[int],
+    model: Model,
+    pause: Pause | None = None,
+) -> tuple[Figures | None, Search]:
+    """The figures of the best play of a 13-tile ``hand`` under ``model`` (RULES.md §8).
+
+    ``unseen`` counts each kind's copies out of sight of the hand, its melds and what the
+    player has seen (the discard under evaluation included). Figures are ``None`` for a hand
+    more than ``MAX_SHANTEN`` from ready, or whose search does not fit ``model.budget``.
+    """
+    forms = Forms(melds, table_for(rules).wins)
+    root = packed(t.counts(hand.tiles))
+    distance = forms.moves(root)[0]
+    if distance - 1 > MAX_SHANTEN:
+        return None, Search(0, False, "too_far")
+    score = _scorer(hand, melds, seat, rules)
+    held = [count + left for count, left in zip(t.counts(hand.tiles), unseen, strict=True)]
+    concealed = len(hand.tiles)
+    if _fits_whole(concealed, model):
+        graph = _Graph(forms, held, score, model.budget)
+        try:
+            _search_all(graph, root, model.draws_left, pause)
+        except _TooMany:
+            pass
+        else:
+            return _figures(graph, model, pause), Search(graph.states, True)
+    graph = _Graph(forms, held, score, model.budget)
+    try:
+        _search_bounded(graph, root, model.draws_left, pause)
+    except _TooMany:
+        return None, Search(graph.states, False, "budget")
+    return _figures(graph, model, pause), Search(graph.states, False)
+
+
+def _fits_whole(concealed: int, model: Model) -> bool:
+    """Whether every hand within reach may fit the budget: at most the hands of that many
+    tiles, and at most ``(34 * (concealed + 1)) ** draws`` by the ways to reach them."""
+    kinds = comb(t.KINDS + concealed - 1, concealed) + comb(t.KINDS + concealed, concealed + 1)
+    fan = t.KINDS * (concealed + 2)  # a draw, then a discard of the kinds held
+    ways = 0
+    reach = 1
+    for _ in range(model.draws_left + 1):
+        ways += reach
+        reach *= fan
+    return min(kinds, ways) <= model.budget
+
+
+def _figures(graph: _Graph, model: Model, pause: Pause | None) -> Figures:
+    self_draw, discard, value, ready = _solve(graph, model, pause)
+    chance = self_draw + discard
+    return Figures(
+        win_probability=chance,
+        ready_probability=ready,
+        expected_score=value,
+        score_if_win=value / chance if chance > 0 else None,
+        self_draw=self_draw,
+        discard=discard,
+    )
+
+
+def _scorer(hand: Hand, melds: tuple[Meld, ...], seat: str, rules: Rules) -> Scorer:
+    """What a win scores, by self-draw or by discard, kept for the request: the hand's seat,
+    melds and bonus tiles, none of the win's incidental patterns (RULES.md §8)."""
+    self_draw = Win(by="self_draw", seat=seat)
+    discard = Win(by="discard", seat=seat, discarder="S" if seat == "E" else "E")
+    known: dict[tuple[int, int, bool], float] = {}
+
+    def score(drawn: int, tile: int, self_drawn: bool) -> float:
+        key = (drawn, tile, self_drawn)
+        found = known.get(key)
+        if found is not None:
+            return found
+        counts = _counts(drawn)
+        tiles = tuple(kind for kind in range(t.KINDS) for _ in range(counts[kind]))
+        won = hand.replace(tiles=tiles, winning_tile=tile)
+        try:
+            value = float(best_score(won, melds, self_draw if self_drawn else discard, rules).score)
+        except ScoringError:
+            value = -1.0
+        known[key] = value
+        return value
+
+    return score
