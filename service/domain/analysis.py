@@ -21,19 +21,12 @@ from dataclasses import dataclass
 from typing import Final
 
 from . import tiles as t
-from .distance import FAR, SETS, distances
+from .distance import FAR, POWERS, Room, suit_distances
 from .errors import InvalidHand
 from .expectation import Figures, Limited, Model, Pause, expect
 from .hand import Hand, Meld, Rules, Win, declared_melds, visible
-from .memo import Memo
 from .patterns import table_for
 from .waits import Wait, scored_wait, ways_to_win
-
-_POWERS: Final = tuple(5**place for place in range(9))
-# A per-suit key: the counts as a base-5 number, the suit above them, and the copies the melds
-# hold above that (zero for a suit the melds do not touch, which is most of them).
-_SUIT: Final = 5**9
-_MELDED: Final = 4 * _SUIT
 
 
 @dataclass(frozen=True, slots=True)
@@ -223,33 +216,8 @@ def _unseen(held: tuple[int, ...], melds: tuple[Meld, ...], seen: Sequence[int])
     return [4 - count for count in copies]
 
 
-class Shape:
-    """What the analysis of one hand reads: the room each kind has left beside the melds, the
-    sets the concealed tiles must make, and the irregular forms the rules keep (only without
-    melds)."""
-
-    __slots__ = ("melded", "room", "sets", "seven_pairs", "thirteen_terminals")
-
-    def __init__(self, melds: tuple[Meld, ...], wins: frozenset[str]) -> None:
-        copies = visible((), melds)
-        self.room = [4 - count for count in copies]
-        self.melded = [
-            sum(copies[base + place] * _POWERS[place] for place in range(9 if base < 27 else 7))
-            * _MELDED
-            for base in (0, 9, 18, 27)
-        ]
-        self.sets = SETS - len(melds)
-        self.seven_pairs = not melds and "seven_pairs" in wins
-        self.thirteen_terminals = not melds and "thirteen_terminals" in wins
-
-    def keys(self, counts: list[int]) -> list[int]:
-        """Each suit's key (see ``_SUIT``)."""
-        return [
-            sum(counts[base + place] * _POWERS[place] for place in range(9 if base < 27 else 7))
-            + suit * _SUIT
-            + self.melded[suit]
-            for suit, base in enumerate((0, 9, 18, 27))
-        ]
+class Shape(Room):
+    """What the analysis of one hand reads (``Room``): its shanten and useful tiles."""
 
     def shanten(self, counts: list[int]) -> int:
         """The hand's shanten: 13 tiles (with the melds), or 14 (-1: it wins)."""
@@ -300,9 +268,9 @@ class Shape:
 
     def _lowers(self, counts: list[int], keys: list[int], tile: int, suit: int, was: int) -> bool:
         counts[tile] += 1
-        keys[suit] += _POWERS[tile - suit * 9]
+        keys[suit] += POWERS[tile - suit * 9]
         lowered = self.distance(counts, keys) - 1 < was
-        keys[suit] -= _POWERS[tile - suit * 9]
+        keys[suit] -= POWERS[tile - suit * 9]
         counts[tile] -= 1
         return lowered
 
@@ -313,8 +281,8 @@ _ORPHANS: Final = frozenset(t.ORPHANS)
 def _regular(keys: list[int], room: list[int], sets: int) -> int:
     """The distance to ``sets`` sets and a pair from the concealed tiles (the melds are the
     other sets), by a min-plus sum of the suits' distances."""
-    low = _combined(_suit_distances(keys[0], room), _suit_distances(keys[1], room))
-    high = _combined(_suit_distances(keys[2], room), _suit_distances(keys[3], room))
+    low = _combined(suit_distances(keys[0], room), suit_distances(keys[1], room))
+    high = _combined(suit_distances(keys[2], room), suit_distances(keys[3], room))
     best = FAR
     for made in range(sets + 1):
         for pair in (0, 1):
@@ -338,29 +306,3 @@ def _combined(a: tuple[int, ...], b: tuple[int, ...]) -> tuple[int, ...]:
             if cost < out[index_a + index_b]:
                 out[index_a + index_b] = cost
     return tuple(out)
-
-
-# Sizes from measurement (docs/PERFORMANCE.md): 3,000 analyses of varied hands filled 25,619
-# entries, which held 132 distinct distances: each is kept once (``_SHARED``), so that an entry
-# costs its key and its slot (~70 bytes), ~3.5 MB full.
-_SUIT_DISTANCES: Final[Memo[int, tuple[int, ...]]] = Memo(50_000)
-_SHARED: Final[dict[tuple[int, ...], tuple[int, ...]]] = {}
-
-
-def _suit_distances(key: int, room: list[int]) -> tuple[int, ...]:
-    """One suit's distances, index 2 * sets + pair (sets 0-4, pair 0-1), from its key."""
-    found = _SUIT_DISTANCES.get(key)
-    if found is not None:
-        return found
-    suit = key // _SUIT % 4
-    base = suit * 9
-    size = 9 if suit < 3 else 7
-    place = key % _SUIT
-    counts = []
-    for _ in range(size):
-        counts.append(place % 5)
-        place //= 5
-    found = distances(counts, room[base : base + size], suit < 3)
-    if len(_SHARED) >= 10_000:  # never reached by real suits; bounded all the same
-        _SHARED.clear()
-    return _SUIT_DISTANCES.put(key, _SHARED.setdefault(found, found))

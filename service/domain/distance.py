@@ -1,12 +1,74 @@
-"""One suit's distances to sets and a pair: the table both hand analysis (analysis.py) and the
-expected-score search (expectation.py) read."""
+"""A suit's distances to sets and a pair, and the room the melds leave: what hand analysis
+(analysis.py) and the expected-score search (expectation.py) both read."""
 
 from __future__ import annotations
 
 from typing import Final
 
+from .hand import Meld, visible
+from .memo import Memo
+
 SETS: Final = 4  # a regular hand's sets, melds included
 FAR: Final = 99  # the distance of a shape that cannot be made
+POWERS: Final = tuple(5**place for place in range(9))
+# A per-suit key: the counts as a base-5 number, the suit above them, and the copies the melds
+# hold above that (zero for a suit the melds do not touch, which is most of them).
+SUIT: Final = 5**9
+_MELDED: Final = 4 * SUIT
+
+
+class Room:
+    """What the melds leave a hand: the room each kind has left beside them, the sets the
+    concealed tiles must make, and the irregular forms the rules keep (only without melds)."""
+
+    __slots__ = ("melded", "room", "sets", "seven_pairs", "thirteen_terminals")
+
+    def __init__(self, melds: tuple[Meld, ...], wins: frozenset[str]) -> None:
+        copies = visible((), melds)
+        self.room = [4 - count for count in copies]
+        self.melded = [
+            sum(copies[base + place] * POWERS[place] for place in range(9 if base < 27 else 7))
+            * _MELDED
+            for base in (0, 9, 18, 27)
+        ]
+        self.sets = SETS - len(melds)
+        self.seven_pairs = not melds and "seven_pairs" in wins
+        self.thirteen_terminals = not melds and "thirteen_terminals" in wins
+
+    def keys(self, counts: list[int]) -> list[int]:
+        """Each suit's key (see ``SUIT``)."""
+        return [
+            sum(counts[base + place] * POWERS[place] for place in range(9 if base < 27 else 7))
+            + suit * SUIT
+            + self.melded[suit]
+            for suit, base in enumerate((0, 9, 18, 27))
+        ]
+
+
+# Sizes from measurement (docs/PERFORMANCE.md): 3,000 analyses of varied hands filled 25,619
+# entries, which held 132 distinct distances: each is kept once (``_SHARED``), so that an entry
+# costs its key and its slot (~70 bytes), ~3.5 MB full.
+_SUIT_DISTANCES: Final[Memo[int, tuple[int, ...]]] = Memo(50_000)
+_SHARED: Final[dict[tuple[int, ...], tuple[int, ...]]] = {}
+
+
+def suit_distances(key: int, room: list[int]) -> tuple[int, ...]:
+    """One suit's distances, index 2 * sets + pair (sets 0-4, pair 0-1), from its key."""
+    found = _SUIT_DISTANCES.get(key)
+    if found is not None:
+        return found
+    suit = key // SUIT % 4
+    base = suit * 9
+    size = 9 if suit < 3 else 7
+    place = key % SUIT
+    counts = []
+    for _ in range(size):
+        counts.append(place % 5)
+        place //= 5
+    found = distances(counts, room[base : base + size], suit < 3)
+    if len(_SHARED) >= 10_000:  # never reached by real suits; bounded all the same
+        _SHARED.clear()
+    return _SUIT_DISTANCES.put(key, _SHARED.setdefault(found, found))
 
 
 def distances(counts: list[int], room: list[int], runs: bool) -> tuple[int, ...]:

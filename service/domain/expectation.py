@@ -33,9 +33,9 @@ from math import comb
 from typing import Final, Literal
 
 from . import tiles as t
-from .distance import FAR, SETS, distances
+from .distance import FAR, POWERS, SUIT, Room, suit_distances
 from .errors import ScoringError
-from .hand import Hand, Meld, Rules, Win, visible
+from .hand import Hand, Meld, Rules, Win
 from .memo import Memo
 from .patterns import table_for
 from .scoring import best_score
@@ -54,7 +54,6 @@ _POW5: Final[tuple[int, ...]] = tuple(5 ** (tile % 9) for tile in range(t.KINDS)
 _UNIT: Final[tuple[int, ...]] = tuple(
     _POW5[tile] << _SHIFT * (tile // 9) for tile in range(t.KINDS)
 )
-_SUIT: Final = 5**9  # as analysis.py keys a suit: its counts, the suit and the melds above
 _ORPHAN_MASK: Final = sum(1 << tile for tile in t.ORPHANS)
 
 
@@ -98,42 +97,37 @@ class Search:
 
 
 def _suit_moves(key: int, room: list[int]) -> tuple[tuple[int, ...], ...]:
-    """One suit's distances (index 2 * sets + pair, as ``analysis.distances``), and for each
-    index the mask of tiles whose draw lowers it and of those whose discard keeps it."""
+    """One suit's distances (index 2 * sets + pair, as ``distance.suit_distances``), and for
+    each index the mask of tiles whose draw lowers it and of those whose discard keeps it:
+    read from the distances of the suit with a tile more or less, which the search meets as
+    suits of other hands."""
     found = _SUIT_MOVES.get(key)
     if found is not None:
         return found
-    suit = key // _SUIT % 4
+    suit = key // SUIT % 4
     base = suit * 9
-    size = 9 if suit < 3 else 7
-    digits = key % _SUIT
-    counts = [digits // 5**place % 5 for place in range(size)]
-    rooms = room[base : base + size]
-    runs = suit < 3
-    now = distances(counts, rooms, runs)
+    digits = key % SUIT
+    now = suit_distances(key, room)
     lower = [0] * 10
     keep = [0] * 10
-    for place in range(size):
+    for place in range(9 if suit < 3 else 7):
         bit = 1 << base + place
-        if counts[place] < rooms[place]:
-            counts[place] += 1
-            more = distances(counts, rooms, runs)
-            counts[place] -= 1
+        held = digits // POWERS[place] % 5
+        if held < room[base + place]:
+            more = suit_distances(key + POWERS[place], room)
             for index in range(10):
                 if more[index] < now[index]:
                     lower[index] |= bit
-        if counts[place]:
-            counts[place] -= 1
-            less = distances(counts, rooms, runs)
-            counts[place] += 1
+        if held:
+            less = suit_distances(key - POWERS[place], room)
             for index in range(10):
                 if less[index] == now[index] < FAR:
                     keep[index] |= bit
     return _SUIT_MOVES.put(key, (now, tuple(lower), tuple(keep)))
 
 
-# Suits met by searches: ~60 bytes a count and ~30 ints an entry; bounded as every table
-# keyed by client input is (memo.py).
+# Suits met by searches, with their masks: ~300 bytes an entry; bounded as every table keyed
+# by client input is (memo.py).
 _SUIT_MOVES: Final[Memo[int, tuple[tuple[int, ...], ...]]] = Memo(50_000)
 
 
@@ -166,30 +160,14 @@ def _joined(
     return tuple(cost), tuple(lower), tuple(keep)
 
 
-class Forms:
-    """The forms a hand may win in, beside its declared melds: sets and a pair (the melds
-    are sets), and without melds the irregular forms the rules keep."""
-
-    __slots__ = ("melded", "room", "sets", "seven_pairs", "thirteen_terminals")
-
-    def __init__(self, melds: tuple[Meld, ...], wins: frozenset[str]) -> None:
-        copies = visible((), melds)
-        self.room = [4 - count for count in copies]
-        self.melded = [
-            sum(copies[base + place] * 5**place for place in range(9 if base < 27 else 7))
-            * 4
-            * _SUIT
-            for base in (0, 9, 18, 27)
-        ]
-        self.sets = SETS - len(melds)
-        self.seven_pairs = not melds and "seven_pairs" in wins
-        self.thirteen_terminals = not melds and "thirteen_terminals" in wins
+class Forms(Room):
+    """The forms a hand may win in beside its melds (``Room``), read for the search."""
 
     def moves(self, hand: int) -> tuple[int, int, int]:
         """``hand``'s distance to a win (0: it wins; shanten + 1), the tiles whose draw
         lowers it and the tiles whose discard keeps it, as masks."""
         parts = [
-            _suit_moves((hand >> _SHIFT * suit & _DIGITS) + suit * _SUIT + self.melded[suit],
+            _suit_moves((hand >> _SHIFT * suit & _DIGITS) + suit * SUIT + self.melded[suit],
                         self.room)
             for suit in range(4)
         ]  # fmt: skip
