@@ -64,19 +64,21 @@ bench-tools:
 		|| (apt-get update -qq && apt-get install -y -qq wrk valgrind) \
 		|| echo "wrk or valgrind is not installed: their figures are skipped"
 
-# Debian's chromium renders GET /docs in tests/test_operations.py (skipped, saying why, where it
-# cannot be installed).
+# Debian's chromium renders GET /docs in tests/test_operations.py. Installed here as root;
+# otherwise `sudo apt-get install chromium` (README). Without it the test is skipped, saying
+# why, and fails with CI set (tests/support/tools.py).
 browser-tools:
 	@command -v chromium >/dev/null \
 		|| (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium) \
-		|| echo "chromium is not installed: the /docs browser test is skipped"
+		|| echo "chromium is not installed: the /docs browser test is skipped (failed with CI set)"
 
 # Debian's node and npm compile and run tests/typescript/, a TypeScript app made from the
-# contract (tests/test_typescript.py; skipped, saying why, where they cannot be installed).
+# contract (tests/test_typescript.py). Installed here as root; otherwise `sudo apt-get install
+# nodejs npm`. Without them the test is skipped, saying why, and fails with CI set.
 node-tools:
 	@(command -v node >/dev/null && command -v npm >/dev/null) \
 		|| (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq nodejs npm) \
-		|| echo "node or npm is not installed: the TypeScript client test is skipped"
+		|| echo "node or npm is not installed: the TypeScript client test is skipped (failed with CI set)"
 
 bench: compiled bench-tools
 	cd build/compiled && ../../$(BIN)/python -m bench

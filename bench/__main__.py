@@ -280,7 +280,10 @@ def latency_rows(label: str, figures: fixedrate.RateFigures) -> list[list[str]]:
 
 
 def drills_section() -> None:
-    print("\nHostile-traffic drills (bench.drills; the test suite asserts the same)")
+    print(
+        "\nHostile-traffic drills (bench.drills): PASS/FAIL on what the test suite asserts,"
+        " then their timing targets, which it does not"
+    )
     for run in drills.DRILLS.values():
         print(run(), flush=True)
 

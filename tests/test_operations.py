@@ -28,6 +28,7 @@ from bench import server
 from service import create_app, settings
 
 from .support.hands import EXAMPLE
+from .support.tools import require_tool
 
 # ---- settings --------------------------------------------------------------------------------
 
@@ -301,9 +302,9 @@ def test_docs_assets_are_served_by_the_service(client: FlaskClient) -> None:
 
 @pytest.mark.slow
 def test_docs_render_every_operation_in_chromium(live_url: str, tmp_path: Path) -> None:
-    browser = chromium()
-    if browser is None:
-        pytest.skip("chromium is not installed (make browser-tools installs Debian's package)")
+    browser = require_tool(
+        chromium(), "chromium is not installed (make browser-tools installs Debian's package)"
+    )
     done = subprocess.run(
         [browser, "--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
          f"--user-data-dir={tmp_path / 'profile'}", "--virtual-time-budget=15000",

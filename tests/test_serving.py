@@ -1,8 +1,10 @@
 """Hostile traffic against a real gunicorn on loopback (issue #14): the drills of bench.drills.
 
 Each drill starts the shipped configuration with a 2 s client timeout, bounds its own loops
-and stops its server in a ``finally``; together they take about 45 s. The figures they print
-(``make bench``) are the same runs.
+and stops its server in a ``finally``; together they take about a minute. What a drill
+passes on holds on any machine, however slow (answered or shed, none hung, nothing lost,
+memory bounded, probes ahead of queued work); its timing targets are printed by ``make bench``
+(the same runs), never asserted here.
 """
 
 from __future__ import annotations
@@ -34,9 +36,10 @@ PROBLEM = validator("/components/schemas/Problem")
     [
         pytest.param(lambda: drills.slow_clients(seconds=4), id="slow-and-idle-clients"),
         pytest.param(drills.keepalive_and_pipelining, id="keep-alive-and-pipelining"),
-        pytest.param(lambda: drills.memory(seconds=8), id="memory-bound"),
+        pytest.param(drills.memory, id="memory-bound"),
         pytest.param(lambda: drills.overload(seconds=4), id="overload-shed-livez-answers"),
         pytest.param(drills.framing, id="framing-errors-are-client-errors"),
+        pytest.param(drills.ahead, id="livez-ahead-of-queued-work"),
     ],
 )
 def test_drill_holds(drill: Callable[[], drills.Drill]) -> None:

@@ -5,7 +5,8 @@ openapi-typescript generates the types from openapi.yaml and openapi-fetch makes
 both at their default settings; strict tsc must compile it (a request field with a `default`
 in the contract would be required in the generated types: openapi-typescript issue #2012),
 and it must get the answers it expects from a real gunicorn (score, waits, batch, a 422).
-Node and npm come from Debian (`make node-tools`); without them the test is skipped, saying so.
+Node and npm come from Debian (`make node-tools`); without them the test is skipped, saying so
+(failed with `CI` set: tests/support/tools.py).
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ import pytest
 from bench import server
 
 from .support.contract import SPEC_PATH
+from .support.tools import require_tool
 
 APP = Path(__file__).parent / "typescript"
 
@@ -35,8 +37,10 @@ def _run(*command: str, timeout: float = 300) -> str:
 
 @pytest.fixture(scope="module")
 def compiled() -> Path:
-    if shutil.which("node") is None or shutil.which("npm") is None:
-        pytest.skip("node and npm are not installed (make node-tools installs Debian's)")
+    require_tool(
+        shutil.which("node") and shutil.which("npm"),
+        "node and npm are not installed (make node-tools installs Debian's)",
+    )
     # The lockfile's exact packages, from the npm registry (what `npm ci` is for).
     _run("npm", "ci", "--no-audit", "--no-fund", "--loglevel=error")
     tools = APP / "node_modules" / ".bin"

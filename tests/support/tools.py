@@ -1,0 +1,20 @@
+"""Tools from outside Python that some tests need (Chromium, Node and npm, hadolint).
+
+Where one is missing, its test skips, saying what to install; with ``CI`` set (any non-empty
+value) it fails instead: a build that skipped them would pass without having run them.
+"""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+
+
+def require_tool(found: str | None, why: str) -> str:
+    """``found`` (a tool's path), or the test skips with ``why`` (fails under CI)."""
+    if found:
+        return found
+    if os.environ.get("CI"):
+        pytest.fail(f"{why}; CI is set, so this test must run, not skip")
+    pytest.skip(why)
