@@ -23,7 +23,7 @@ from typing import Final
 from . import tiles as t
 from .distance import FAR, POWERS, Room, suit_distances
 from .errors import InvalidHand
-from .expectation import Figures, Limited, Model, Pause, expect
+from .expectation import Figures, Limited, Model, Outlook, Pause, expect
 from .hand import Hand, Meld, Rules, Win, declared_melds, visible
 from .patterns import table_for
 from .waits import Wait, scored_wait, ways_to_win
@@ -173,13 +173,14 @@ def _expected(
     """Each 13-tile hand's figures, in order, from one budget of states for the request: an
     evaluation that does not fit what is left of it has none (``budget``); each one is whole
     or nothing, so a hand's figures never depend on the others beside it."""
+    outlook = Outlook(hands[0], melds, seat, rules)
     left = model.budget
     figures: list[Figures | None] = []
     states = 0
     searched = bounded = 0
     limited: Limited | None = None
     for held in hands:
-        found, search = expect(held, melds, seat, rules, unseen, model.within(left), pause)
+        found, search = expect(outlook, held, unseen, model.within(left), pause)
         figures.append(found)
         states += search.states
         left = max(0, left - search.states)

@@ -160,10 +160,49 @@ def _joined(
     return tuple(cost), tuple(lower), tuple(keep)
 
 
-class Forms(Room):
-    """The forms a hand may win in beside its melds (``Room``), read for the search."""
+class Outlook(Room):
+    """One request's hands as the search reads them: the forms they win in beside the melds
+    (``Room``), each hand's moves and each win's score, kept while the request is answered
+    (its evaluations meet the same hands)."""
+
+    __slots__ = ("discard", "known", "melds", "rules", "scores", "self_draw", "winner")
+
+    def __init__(self, hand: Hand, melds: tuple[Meld, ...], seat: str, rules: Rules) -> None:
+        super().__init__(melds, table_for(rules).wins)
+        self.known: dict[int, tuple[int, int, int]] = {}
+        self.scores: dict[tuple[int, int, bool], float] = {}
+        self.winner = hand
+        self.melds = melds
+        self.rules = rules
+        # A win's context: the seat, none of the incidental patterns (RULES.md §8).
+        self.self_draw = Win(by="self_draw", seat=seat)
+        self.discard = Win(by="discard", seat=seat, discarder="S" if seat == "E" else "E")
+
+    def score(self, drawn: int, tile: int, self_drawn: bool) -> float:
+        """What ``drawn`` (14 tiles) scores won on ``tile``; -1 when it is no win (below the
+        minimum, or a form the rules do not keep)."""
+        key = (drawn, tile, self_drawn)
+        found = self.scores.get(key)
+        if found is not None:
+            return found
+        counts = _counts(drawn)
+        tiles = tuple([kind for kind in range(t.KINDS) for _ in range(counts[kind])])
+        won = self.winner.replace(tiles=tiles, winning_tile=tile)
+        way = self.self_draw if self_drawn else self.discard
+        try:
+            value = float(best_score(won, self.melds, way, self.rules).score)
+        except ScoringError:
+            value = -1.0
+        self.scores[key] = value
+        return value
 
     def moves(self, hand: int) -> tuple[int, int, int]:
+        found = self.known.get(hand)
+        if found is None:
+            found = self.known[hand] = self.read(hand)
+        return found
+
+    def read(self, hand: int) -> tuple[int, int, int]:
         """``hand``'s distance to a win (0: it wins; shanten + 1), the tiles whose draw
         lowers it and the tiles whose discard keeps it, as masks."""
         parts = [
@@ -233,7 +272,6 @@ class _TooMany(Exception):
     """The hands within reach do not fit the budget."""
 
 
-Scorer = Callable[[int, int, bool], float]  # (14 tiles, winning tile, self-drawn): -1 no win
 Pause = Callable[[], None]  # the server's chance to answer others (operations.py)
 
 
@@ -247,10 +285,9 @@ class _Graph:
     lists the discards it wins on, ``(tile, score)``.
     """
 
-    def __init__(self, forms: Forms, unseen: list[int], score: Scorer, budget: int) -> None:
-        self.forms = forms
+    def __init__(self, outlook: Outlook, unseen: list[int], budget: int) -> None:
+        self.outlook = outlook
         self.unseen = unseen
-        self.score = score
         self.budget = budget
         self.index: dict[int, int] = {}
         self.hands: list[int] = []
@@ -289,7 +326,7 @@ class _Graph:
         found = self.index.get(hand)
         if found is not None:
             return found
-        distance, helps, _ = self.forms.moves(hand)
+        distance, helps, _ = self.outlook.moves(hand)
         number = len(self.hands)
         self.index[hand] = number
         self.hands.append(hand)
@@ -300,7 +337,7 @@ class _Graph:
         if distance == 1:
             for tile in _bits(helps):
                 if self.left(hand, tile) > 0:
-                    won = self.score(hand + _UNIT[tile], tile, False)
+                    won = self.outlook.score(hand + _UNIT[tile], tile, False)
                     if won >= 0:
                         wins.append((tile, won))
         self.discard_wins.append(wins)
@@ -343,7 +380,7 @@ def _search_all(graph: _Graph, root: int, draws_left: int, pause: Pause | None) 
                 continue
             drawn = hand + _UNIT[tile]
             wins = ready and graph.helps[number] >> tile & 1
-            won = graph.score(drawn, tile, True) if wins else -1.0
+            won = graph.outlook.score(drawn, tile, True) if wins else -1.0
             graph.draws[number].append((tile, graph.after_draw(drawn, _held(drawn)), won))
         if pause is not None and number & 255 == 0:
             pause()
@@ -363,10 +400,10 @@ def _search_bounded(graph: _Graph, root: int, draws_left: int, pause: Pause | No
         if helps and not ready:
             continue  # on the shortest ways: listed below
         # A winning hand is kept ready by any discard; another keeps its distance by some.
-        keep = _held(drawn) if helps else graph.forms.moves(drawn)[2]
+        keep = _held(drawn) if helps else graph.outlook.moves(drawn)[2]
         keep &= ~(1 << tile)
         if keep:
-            won = graph.score(drawn, tile, True) if helps else -1.0
+            won = graph.outlook.score(drawn, tile, True) if helps else -1.0
             graph.draws[start].append((tile, graph.after_draw(drawn, keep), won))
     while (number := graph.next(draws_left)) >= 0:
         hand = graph.hands[number]
@@ -376,11 +413,11 @@ def _search_bounded(graph: _Graph, root: int, draws_left: int, pause: Pause | No
                 continue
             drawn = hand + _UNIT[tile]
             if graph.distance[number] == 1:
-                won = graph.score(drawn, tile, True)
+                won = graph.outlook.score(drawn, tile, True)
                 if won >= 0:
                     graph.draws[number].append((tile, -1, won))
             else:
-                keep = graph.forms.moves(drawn)[2]
+                keep = graph.outlook.moves(drawn)[2]
                 graph.draws[number].append((tile, graph.after_draw(drawn, keep), -1.0))
         if pause is not None and number & 255 == 0:
             pause()
@@ -527,13 +564,7 @@ def _others(
 
 
 def expect(
-    hand: Hand,
-    melds: tuple[Meld, ...],
-    seat: str,
-    rules: Rules,
-    unseen: list[int],
-    model: Model,
-    pause: Pause | None = None,
+    outlook: Outlook, hand: Hand, unseen: list[int], model: Model, pause: Pause | None = None
 ) -> tuple[Figures | None, Search]:
     """The figures of the best play of a 13-tile ``hand`` under ``model`` (RULES.md §8).
 
@@ -541,23 +572,20 @@ def expect(
     player has seen (the discard under evaluation included). Figures are ``None`` for a hand
     more than ``MAX_SHANTEN`` from ready, or whose search does not fit ``model.budget``.
     """
-    forms = Forms(melds, table_for(rules).wins)
-    root = packed(t.counts(hand.tiles))
-    distance = forms.moves(root)[0]
-    if distance - 1 > MAX_SHANTEN:
+    counts = t.counts(hand.tiles)
+    root = packed(counts)
+    if outlook.moves(root)[0] - 1 > MAX_SHANTEN:
         return None, Search(0, False, "too_far")
-    score = _scorer(hand, melds, seat, rules)
-    held = [count + left for count, left in zip(t.counts(hand.tiles), unseen, strict=True)]
-    concealed = len(hand.tiles)
-    if _fits_whole(concealed, model):
-        graph = _Graph(forms, held, score, model.budget)
+    held = [count + left for count, left in zip(counts, unseen, strict=True)]
+    if _fits_whole(len(hand.tiles), model):
+        graph = _Graph(outlook, held, model.budget)
         try:
             _search_all(graph, root, model.draws_left, pause)
         except _TooMany:
             pass
         else:
             return _figures(graph, model, pause), Search(graph.states, True)
-    graph = _Graph(forms, held, score, model.budget)
+    graph = _Graph(outlook, held, model.budget)
     try:
         _search_bounded(graph, root, model.draws_left, pause)
     except _TooMany:
@@ -589,28 +617,3 @@ def _figures(graph: _Graph, model: Model, pause: Pause | None) -> Figures:
         self_draw=self_draw,
         discard=discard,
     )
-
-
-def _scorer(hand: Hand, melds: tuple[Meld, ...], seat: str, rules: Rules) -> Scorer:
-    """What a win scores, by self-draw or by discard, kept for the request: the hand's seat,
-    melds and bonus tiles, none of the win's incidental patterns (RULES.md §8)."""
-    self_draw = Win(by="self_draw", seat=seat)
-    discard = Win(by="discard", seat=seat, discarder="S" if seat == "E" else "E")
-    known: dict[tuple[int, int, bool], float] = {}
-
-    def score(drawn: int, tile: int, self_drawn: bool) -> float:
-        key = (drawn, tile, self_drawn)
-        found = known.get(key)
-        if found is not None:
-            return found
-        counts = _counts(drawn)
-        tiles = tuple(kind for kind in range(t.KINDS) for _ in range(counts[kind]))
-        won = hand.replace(tiles=tiles, winning_tile=tile)
-        try:
-            value = float(best_score(won, melds, self_draw if self_drawn else discard, rules).score)
-        except ScoringError:
-            value = -1.0
-        known[key] = value
-        return value
-
-    return score
