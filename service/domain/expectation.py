@@ -45,6 +45,7 @@ Limited = Literal["too_far", "budget"]
 
 MAX_SHANTEN: Final = 3  # farther hands get no figures (API.md): ``too_far``
 OTHERS: Final = 3  # the other players' discards in a turn
+WHOLE: Final = 20_000  # the most hands a whole search may reach (``_fits_whole``)
 
 # A hand's concealed tiles as one int: each suit's counts in base 5 (the analysis' suit
 # digits) at its own 21 bits.
@@ -461,16 +462,45 @@ def _tiles(hand: int) -> int:
     return sum(_count(hand, tile) for tile in range(t.KINDS))
 
 
+TIE: Final = 1e-9  # figures this close are one figure: plays alike are told apart further on
+
+
 def _better(
-    chance: float, value: float, than_chance: float, than_value: float, by_chance: bool
-) -> bool:
-    """The objective's order: the expected score (ties to the surer play), or the chance of
-    winning (ties to the higher expected score)."""
-    if by_chance:
-        if chance > than_chance + 1e-12:
-            return True
-        return chance >= than_chance - 1e-12 and value > than_value
-    return value > than_value or (value == than_value and chance > than_chance)
+    a_chance: float, a_value: float, a_ready: float, a_self: float,
+    b_chance: float, b_value: float, b_ready: float, b_self: float,
+    by_chance: bool,
+) -> bool:  # fmt: skip
+    """Whether play a is better than play b: the objective (expected score, or the chance of
+    winning), then the other of the two, then the chance of being ready, then of winning by
+    self-draw. Plays equal by all four have the same figures but the split of the win's
+    ways, so the figures reported never depend on the order plays are tried in."""
+    first_a, first_b = (a_chance, b_chance) if by_chance else (a_value, b_value)
+    if abs(first_a - first_b) > TIE:
+        return first_a > first_b
+    second_a, second_b = (a_value, b_value) if by_chance else (a_chance, b_chance)
+    if abs(second_a - second_b) > TIE:
+        return second_a > second_b
+    if abs(a_ready - b_ready) > TIE:
+        return a_ready > b_ready
+    return a_self > b_self + TIE
+
+
+def _state_better(
+    a: int, b: int, ps: list[float], pd: list[float], ev: list[float], ready: list[float],
+    by_chance: bool,
+) -> bool:  # fmt: skip
+    return _better(ps[a] + pd[a], ev[a], ready[a], ps[a],
+                   ps[b] + pd[b], ev[b], ready[b], ps[b], by_chance)  # fmt: skip
+
+
+def _wins_over(
+    won: float, self_drawn: bool, i: int,
+    ps: list[float], pd: list[float], ev: list[float], ready: list[float], by_chance: bool,
+) -> bool:  # fmt: skip
+    """Whether a win worth ``won`` is taken rather than playing on from hand ``i``: unless
+    playing on is better."""
+    return not _better(ps[i] + pd[i], ev[i], ready[i], ps[i],
+                       1.0, won, 1.0, 1.0 if self_drawn else 0.0, by_chance)  # fmt: skip
 
 
 def _draw(
@@ -488,8 +518,7 @@ def _draw(
     for children in graph.drawn:
         chosen = -1
         for child in children:
-            if chosen < 0 or _better(ps[child] + pd[child], ev[child],
-                                     ps[chosen] + pd[chosen], ev[chosen], by_chance):  # fmt: skip
+            if chosen < 0 or _state_better(child, chosen, ps, pd, ev, ready, by_chance):
                 chosen = child
         best.append(chosen)
     n = len(draws)
@@ -507,10 +536,9 @@ def _draw(
             chosen = i  # the drawn tile discarded again
             if node >= 0:
                 other = best[node]
-                if other >= 0 and _better(ps[other] + pd[other], ev[other],
-                                          ps[i] + pd[i], ev[i], by_chance):  # fmt: skip
+                if other >= 0 and _state_better(other, i, ps, pd, ev, ready, by_chance):
                     chosen = other
-            if won >= 0 and not _better(ps[chosen] + pd[chosen], ev[chosen], 1.0, won, by_chance):
+            if won >= 0 and _wins_over(won, True, chosen, ps, pd, ev, ready, by_chance):
                 a_ps += p
                 a_ev += p * won
                 a_ready += p
@@ -539,25 +567,19 @@ def _others(
     for i, wins in enumerate(offered):
         if not wins:
             continue
-        h_ps, h_pd, h_ev, h_ready = ps[i], pd[i], ev[i], ready[i]
         for _ in range(OTHERS):
             stay = 1.0
-            a_ps = a_pd = a_ev = a_ready = 0.0
+            a_pd = a_ev = a_ready = 0.0
             for p, won in wins:
-                if p <= 0:
-                    continue
-                if not _better(h_ps + h_pd, h_ev, 1.0, won, by_chance):
+                if p > 0 and _wins_over(won, False, i, ps, pd, ev, ready, by_chance):
                     stay -= p
                     a_pd += p
                     a_ev += p * won
                     a_ready += p
-            h_ps, h_pd, h_ev, h_ready = (
-                a_ps + stay * h_ps,
-                a_pd + stay * h_pd,
-                a_ev + stay * h_ev,
-                a_ready + stay * h_ready,
-            )
-        ps[i], pd[i], ev[i], ready[i] = h_ps, h_pd, h_ev, h_ready
+            ps[i] = stay * ps[i]
+            pd[i] = a_pd + stay * pd[i]
+            ev[i] = a_ev + stay * ev[i]
+            ready[i] = a_ready + stay * ready[i]
 
 
 # --- The entry point -----------------------------------------------------------------------
@@ -594,16 +616,16 @@ def expect(
 
 
 def _fits_whole(concealed: int, model: Model) -> bool:
-    """Whether every hand within reach may fit the budget: at most the hands of that many
-    tiles, and at most ``(34 * (concealed + 1)) ** draws`` by the ways to reach them."""
-    kinds = comb(t.KINDS + concealed - 1, concealed) + comb(t.KINDS + concealed, concealed + 1)
-    fan = t.KINDS * (concealed + 2)  # a draw, then a discard of the kinds held
-    ways = 0
-    reach = 1
-    for _ in range(model.draws_left + 1):
-        ways += reach
-        reach *= fan
-    return min(kinds, ways) <= model.budget
+    """Whether every hand within reach surely fits the budget, and ``WHOLE`` (the whole search
+    tries every draw and discard of every hand: beyond a few thousand hands, the bounded
+    search answers in a fraction of its time). Counted from above, before searching: the
+    13-tile hands ``k`` draws away are at most ``C(n, k) * C(33 + k, k)`` (k tiles of the
+    ``n`` gone, k kinds come), and the 14-tile hands at most 34 for each hand before them;
+    and no more than there are hands of that many tiles at all."""
+    near = [comb(concealed, k) * comb(t.KINDS - 1 + k, k) for k in range(model.draws_left + 1)]
+    within = sum(near) + t.KINDS * sum(near[:-1])
+    every = comb(t.KINDS + concealed - 1, concealed) + comb(t.KINDS + concealed, concealed + 1)
+    return min(within, every) <= min(model.budget, WHOLE)
 
 
 def _figures(graph: _Graph, model: Model, pause: Pause | None) -> Figures:

@@ -1,0 +1,452 @@
+"""Expected score (RULES.md §8, API.md "Expected score"): the search against an expectimax
+written here from the model's definition, closed forms, and the properties every answer keeps.
+
+The oracle shares nothing with service/domain/expectation.py but the scorer (what a won hand
+is worth is the scoring's, tested elsewhere): its own wall, its own test of a winning shape,
+every draw and every discard of every hand, recursively.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from functools import cache
+from itertools import pairwise
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from service import engine
+from service.domain import tiles as t
+from service.domain.errors import ScoringError
+from service.domain.expectation import (
+    Model,
+    Outlook,
+    _figures,
+    _Graph,
+    _search_bounded,
+    expect,
+    packed,
+)
+from service.domain.hand import Hand, Meld, Rules, Win, declared_melds
+from service.domain.scoring import best_score
+from service.request import WaitsRequestSchema, loader
+
+_WAITS = loader(WaitsRequestSchema())
+
+# --- The oracle ---------------------------------------------------------------------------
+
+
+def _is_win(counts: tuple[int, ...], sets: int, irregular: bool) -> bool:
+    """Sets and a pair from ``counts`` (``sets`` of them), or, with no meld, seven pairs
+    (four alike are two) or the thirteen terminals: taken apart tile by tile."""
+    if irregular and sum(counts) == 14:
+        if sum(c // 2 for c in counts) == 7 and all(c % 2 == 0 for c in counts):
+            return True
+        orphans = [counts[tile] for tile in t.ORPHANS]
+        if all(orphans) and sum(orphans) == 14:
+            return True
+    return any(
+        counts[tile] >= 2 and _sets(_minus(counts, (tile, tile)), sets) for tile in range(34)
+    )
+
+
+def _minus(counts: tuple[int, ...], tiles: tuple[int, ...]) -> tuple[int, ...]:
+    out = list(counts)
+    for tile in tiles:
+        out[tile] -= 1
+    return tuple(out)
+
+
+@cache
+def _sets(counts: tuple[int, ...], sets: int) -> bool:
+    if sets == 0:
+        return not any(counts)
+    first = next(tile for tile, count in enumerate(counts) if count)
+    if counts[first] >= 3 and _sets(_minus(counts, (first,) * 3), sets - 1):
+        return True
+    run = (first, first + 1, first + 2)
+    return (
+        first < 27
+        and first % 9 <= 6
+        and counts[first + 1] > 0
+        and counts[first + 2] > 0
+        and _sets(_minus(counts, run), sets - 1)
+    )
+
+
+class Oracle:
+    """RULES.md §8 as written: ``V(h, t)`` = the others' three discards (win or pass) then,
+    with ``t`` > 0, a draw weighed by ``r_x / S`` (win, or any discard to ``V(h', t - 1)``)."""
+
+    def __init__(self, body: dict[str, Any], model: Model) -> None:
+        request = _WAITS.load(body)
+        self.hand: Hand = request["hand"]
+        self.rules: Rules = request["rules"]
+        self.melds: tuple[Meld, ...] = declared_melds(self.hand, size=13)
+        seat = request["win"].seat
+        self.ways = {
+            True: Win(by="self_draw", seat=seat),
+            False: Win(by="discard", seat=seat, discarder="S" if seat == "E" else "E"),
+        }
+        self.model = model
+        melded = [0] * 34
+        for meld in self.melds:
+            for tile in _meld_tiles(meld):
+                melded[tile] += 1
+        self.room = [4 - count for count in melded]
+        seen = [0] * 34
+        for tile in request["visible"]:
+            seen[tile] += 1
+        root = [0] * 34
+        for tile in self.hand.tiles:
+            root[tile] += 1
+        self.root = tuple(root)
+        # The copies the player does not see with the root hand in hand: r_x(root).
+        self.base = [4 - melded[x] - seen[x] for x in range(34)]
+        self.size = sum(self.base) - len(self.hand.tiles)
+        self.sets = 4 - len(self.melds)
+        self.irregular = not self.melds
+
+    def left(self, hand: tuple[int, ...], tile: int) -> int:
+        return self.base[tile] - hand[tile]
+
+    @cache  # noqa: B019 - one oracle per test
+    def score(self, hand: tuple[int, ...], tile: int, self_drawn: bool) -> float | None:
+        tiles = tuple(x for x in range(34) for _ in range(hand[x]))
+        won = Hand(tiles, self.hand.melds, tile, self.hand.flowers, self.hand.seasons)
+        try:
+            return float(best_score(won, self.melds, self.ways[self_drawn], self.rules).score)
+        except ScoringError:
+            return None
+
+    def ready(self, hand: tuple[int, ...]) -> bool:
+        return any(
+            hand[x] < self.room[x] and _is_win(_plus(hand, x), self.sets, self.irregular)
+            for x in range(34)
+        )
+
+    def better(self, a: tuple[float, ...], b: tuple[float, ...]) -> bool:
+        """a = (self-draw, discard, expected score, ready): the better play, by the objective,
+        then the other of chance and score, then ready, then self-draw (RULES.md §8 leaves
+        ties open; the service breaks them so, and says so)."""
+        chance_a, chance_b = a[0] + a[1], b[0] + b[1]
+        if self.model.objective == "win_probability":
+            order = [(chance_a, chance_b), (a[2], b[2])]
+        else:
+            order = [(a[2], b[2]), (chance_a, chance_b)]
+        for x, y in [*order, (a[3], b[3]), (a[0], b[0])]:
+            if abs(x - y) > 1e-9:
+                return x > y
+        return False
+
+    @cache  # noqa: B019
+    def value(self, hand: tuple[int, ...], left: int) -> tuple[float, ...]:
+        after = self.drawn(hand, left)
+        rate = self.model.discard_rate / self.size
+        for _ in range(3):
+            out = [0.0, 0.0, 0.0, 0.0]
+            stay = 1.0
+            for x in range(34):
+                p = rate * self.left(hand, x)
+                won = self.score(_plus(hand, x), x, False) if p > 0 else None
+                if won is not None and not self.better(after, (0.0, 1.0, won, 1.0)):
+                    stay -= p
+                    out = [out[0], out[1] + p, out[2] + p * won, out[3] + p]
+            after = tuple(o + stay * a for o, a in zip(out, after, strict=True))
+        return after
+
+    def drawn(self, hand: tuple[int, ...], left: int) -> tuple[float, ...]:
+        if left == 0:
+            return (0.0, 0.0, 0.0, 1.0 if self.ready(hand) else 0.0)
+        out = [0.0, 0.0, 0.0, 0.0]
+        for x in range(34):
+            p = self.left(hand, x) / self.size
+            if p <= 0:
+                continue
+            full = _plus(hand, x)
+            best: tuple[float, ...] | None = None
+            for y in range(34):
+                if full[y]:
+                    option = self.value(_minus(full, (y,)), left - 1)
+                    if best is None or self.better(option, best):
+                        best = option
+            assert best is not None
+            won = self.score(full, x, True)
+            if won is not None and not self.better(best, (1.0, 0.0, won, 1.0)):
+                best = (1.0, 0.0, won, 1.0)
+            out = [o + p * b for o, b in zip(out, best, strict=True)]
+        return tuple(out)
+
+    def figures(self) -> dict[str, Any]:
+        self_draw, discard, value, ready = self.value(self.root, self.model.draws_left)
+        chance = self_draw + discard
+        return {
+            "win_probability": chance,
+            "ready_probability": ready,
+            "expected_score": value,
+            "score_if_win": value / chance if chance else None,
+            "win_by": {"self_draw": self_draw, "discard": discard},
+        }
+
+
+def _plus(counts: tuple[int, ...], tile: int) -> tuple[int, ...]:
+    out = list(counts)
+    out[tile] += 1
+    return tuple(out)
+
+
+def _meld_tiles(meld: Meld) -> Iterator[int]:
+    if meld.kind == "chow":
+        yield from (meld.tile, meld.tile + 1, meld.tile + 2)
+    else:
+        yield from [meld.tile] * (4 if meld.kind == "kong" else 3)
+
+
+# --- The service's search, called as the engine does --------------------------------------
+
+
+def _search(body: dict[str, Any], model: Model, *, bounded: bool = False) -> dict[str, Any]:
+    """The service's figures for the 13 tiles of ``body``: by the whole search (or, with
+    ``bounded``, by the bounded one, which ``expect`` picks only when the whole does not fit)."""
+    request = _WAITS.load(body)
+    hand: Hand = request["hand"]
+    melds = declared_melds(hand, size=13)
+    outlook = Outlook(hand, melds, request["win"].seat, request["rules"])
+    oracle = Oracle(body, model)
+    unseen = [oracle.left(oracle.root, x) for x in range(34)]
+    if not bounded:
+        found, search = expect(outlook, hand, unseen, model)
+        assert search.exhaustive, search
+        assert found is not None
+    else:
+        held = [c + u for c, u in zip(oracle.root, unseen, strict=True)]
+        graph = _Graph(outlook, held, model.budget)
+        _search_bounded(graph, packed(list(oracle.root)), model.draws_left, None)
+        found = _figures(graph, model, None)
+    return {
+        "win_probability": found.win_probability,
+        "ready_probability": found.ready_probability,
+        "expected_score": found.expected_score,
+        "score_if_win": found.score_if_win,
+        "win_by": {"self_draw": found.self_draw, "discard": found.discard},
+    }
+
+
+def _close(a: dict[str, Any], b: dict[str, Any]) -> None:
+    for key in ("win_probability", "ready_probability", "expected_score"):
+        assert a[key] == pytest.approx(b[key], abs=1e-9), key
+    for key in ("self_draw", "discard"):
+        assert a["win_by"][key] == pytest.approx(b["win_by"][key], abs=1e-9), key
+
+
+FOUR_PUNGS = [{"kind": "pung", "tiles": f"{n}{n}{n}p"} for n in (2, 3, 4)] + [
+    {"kind": "chow", "tiles": "789m"}
+]
+THREE_MELDS = [{"kind": "pung", "tiles": "777z"}, {"kind": "chow", "tiles": "234s"},
+               {"kind": "pung", "tiles": "999m"}]  # fmt: skip
+SMALL = [
+    # A single tile beside four melds: the whole model is a few dozen hands.
+    ({"tiles": "5p", "melds": FOUR_PUNGS}, {}),
+    ({"tiles": "1z", "melds": FOUR_PUNGS}, {}),
+    # Four tiles beside three melds, ready and not.
+    ({"tiles": "55p67s", "melds": THREE_MELDS}, {}),
+    ({"tiles": "1m5p67s", "melds": THREE_MELDS}, {}),
+    # A minimum the cheapest wins do not reach: they are no wins (the 5p pair needs 1.x).
+    ({"tiles": "55p67s", "melds": THREE_MELDS}, {"minimum": 15}),
+]
+
+
+def _cases() -> Iterator[tuple[dict[str, Any], dict[str, Any], int, str, float]]:
+    """Each small hand, 0-2 draws, both objectives, with and without discard wins; two draws
+    with discard wins only for the single tile (the oracle's cost beside four tiles)."""
+    for hand, rules in SMALL:
+        for draws_left in (0, 1, 2):
+            for objective in ("expected_score", "win_probability"):
+                for discard_rate in (0.0, 0.6):
+                    if draws_left == 2 and discard_rate and len(t.parse(hand["tiles"])) > 1:
+                        continue
+                    yield hand, rules, draws_left, objective, discard_rate
+
+
+_FIELDS = ("hand", "rules", "draws_left", "objective", "discard_rate")
+
+
+@pytest.mark.parametrize(_FIELDS, list(_cases()))
+def test_whole_search_is_the_models_optimum(
+    hand: dict[str, Any], rules: dict[str, Any], draws_left: int, objective: str,
+    discard_rate: float,
+) -> None:  # fmt: skip
+    body = {"hand": hand, "win": {"seat": "S"}, "rules": rules, "visible": "5s9s"}
+    model = Model(draws_left, discard_rate, objective)  # type: ignore[arg-type]
+    _close(_search(body, model), Oracle(body, model).figures())
+
+
+@pytest.mark.parametrize("draws_left", [1, 2])
+def test_bounded_never_exceeds_the_whole(draws_left: int) -> None:
+    for hand, rules in SMALL:
+        body = {"hand": hand, "win": {"seat": "S"}, "rules": rules}
+        model = Model(draws_left, 0.3)
+        whole = _search(body, model)
+        bounded = _search(body, model, bounded=True)
+        assert bounded["expected_score"] <= whole["expected_score"] + 1e-12
+        win_model = Model(draws_left, 0.3, "win_probability")
+        assert (
+            _search(body, win_model, bounded=True)["win_probability"]
+            <= _search(body, win_model)["win_probability"] + 1e-12
+        )
+
+
+def test_a_single_wait_with_one_draw_is_its_copies_over_the_wall() -> None:
+    """Four melds and 5p: one draw, no discard wins: the chance is 5p's copies unseen (3)
+    over the wall (136 - 12 in the melds - the 5p held - 5s and 9s seen = 121)."""
+    body = {"hand": {"tiles": "5p", "melds": FOUR_PUNGS}, "win": {"seat": "S"},
+            "visible": "5s9s"}  # fmt: skip
+    found = _search(body, Model(1, 0.0))
+    assert found["win_probability"] == pytest.approx(3 / 121, abs=1e-15)
+    assert found["win_by"]["discard"] == 0
+
+
+def test_discard_wins_over_one_round_of_discards() -> None:
+    """No draw left: only the others' three discards. 5p wins on 3 copies of 121 with rate
+    q; each discard: q * 3/121; the chance at least one is won: 1 - (1 - q * 3/121) ** 3."""
+    body = {"hand": {"tiles": "5p", "melds": FOUR_PUNGS}, "win": {"seat": "S"},
+            "visible": "5s9s"}  # fmt: skip
+    q = 0.5
+    found = _search(body, Model(0, q))
+    assert found["win_probability"] == pytest.approx(1 - (1 - q * 3 / 121) ** 3, abs=1e-15)
+    assert found["win_by"]["self_draw"] == 0
+
+
+# --- Through the API ------------------------------------------------------------------------
+
+
+def _discards(tiles: str, expect: dict[str, Any], **more: Any) -> dict[str, Any]:
+    return engine.discards({"hand": {"tiles": tiles}, "win": {"seat": "E"}, **more,
+                            "expect": expect})  # fmt: skip
+
+
+def test_the_fastest_discard_is_not_the_most_valuable() -> None:
+    """123m456p789s11235s + 4s seen: every discard of 5s, 1s or 2s is ready; among the
+    others, 3s leaves the most useful tiles (21), but 4p and 6p are worth more."""
+    answer = _discards("123m456p789s11235s", {"draws_left": 12, "discard_rate": 0.5},
+                       visible="4s")  # fmt: skip
+    ranked = [(d["tile"], d["shanten"], d["useful_remaining"]) for d in answer["discards"]]
+    one_shanten = [d for d in answer["discards"] if d["shanten"] == 1]
+    fastest = max(one_shanten, key=lambda d: d["useful_remaining"])
+    assert fastest["tile"] == "3s" and fastest["useful_remaining"] == 21
+    worth = {d["tile"]: d["expected"]["expected_score"] for d in one_shanten}
+    assert worth["4p"] > worth["3s"] and worth["6p"] > worth["3s"]
+    assert ranked.index(("4p", 1, 15)) < ranked.index(("3s", 1, 21))
+    values = [d["expected"]["expected_score"] for d in answer["discards"]]
+    assert values == sorted(values, reverse=True)
+
+
+def test_the_best_discard_is_its_waits_answer() -> None:
+    """The best discard's figures are /v1/waits' on the 13 tiles it leaves, the discard seen."""
+    expect = {"draws_left": 6, "discard_rate": 0.25}
+    answer = _discards("123m456p789s11235s", expect, visible="4s")
+    best = answer["discards"][0]
+    left = t.parse("123m456p789s11235s")
+    left.remove(t.parse(best["tile"])[0])
+    waits = engine.waits({"hand": {"tiles": t.compact(left)}, "win": {"seat": "E"},
+                          "visible": "4s" + best["tile"], "expect": expect})  # fmt: skip
+    assert waits["expected"] == best["expected"]
+    assert waits["expectation"]["unseen"] == answer["expectation"]["unseen"]
+
+
+def test_too_far_and_over_the_budget_have_no_figures() -> None:
+    answer = _discards("147m258p369s12345z", {"draws_left": 4})
+    assert answer["expectation"]["limited"] == "too_far"
+    assert all(d["expected"] is None for d in answer["discards"] if d["shanten"] > 3)
+    body = {"hand": {"tiles": "1m5p67s", "melds": THREE_MELDS}, "win": {"seat": "S"}}
+    model = Model(2, 0.0, "expected_score", budget=10)
+    request = _WAITS.load(body)
+    hand = request["hand"]
+    melds = declared_melds(hand, size=13)
+    outlook = Outlook(hand, melds, "S", request["rules"])
+    found, search = expect(outlook, hand, [3] * 34, model)
+    assert found is None and search.limited == "budget"
+
+
+# --- Properties -----------------------------------------------------------------------------
+
+# Ready and one-shanten 13-tile hands beside two melds (a search of a few hundred hands).
+_MELDS = [{"kind": "pung", "tiles": "777z"}, {"kind": "chow", "tiles": "234s"}]
+
+
+@st.composite
+def _near_hands(draw: st.DrawFn) -> str:
+    sets = ["123m", "456m", "789p", "555p", "678s", "111z", "345p", "999s"]
+    chosen = draw(st.lists(st.sampled_from(sets), min_size=1, max_size=1))
+    pair = draw(st.sampled_from(["22m", "88p", "44z"]))
+    partial = draw(st.sampled_from(["13m", "45p", "79s", "66z", "57m", "2m5p", "1s9p"]))
+    return "".join(chosen) + pair + partial
+
+
+def _copies_ok(tiles: str) -> bool:
+    counts = [0] * 34
+    for tile in t.parse(tiles) + t.parse("777z234s"):
+        counts[tile] += 1
+    return max(counts) <= 4
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(_near_hands(), st.integers(0, 4), st.sampled_from([0.0, 0.5, 1.0]))
+def test_figures_are_consistent(tiles: str, draws: int, rate: float) -> None:
+    if not _copies_ok(tiles):
+        return
+    body = {"hand": {"tiles": tiles, "melds": _MELDS}, "win": {"seat": "W"}}
+    found = engine.waits({**body, "expect": {"draws_left": draws, "discard_rate": rate}})
+    figures = found["expected"]
+    assert figures is not None
+    chance = figures["win_probability"]
+    assert 0 <= chance <= figures["ready_probability"] + 1e-4 <= 1 + 1e-4
+    assert figures["win_by"]["self_draw"] + figures["win_by"]["discard"] == pytest.approx(
+        chance, abs=2e-4
+    )
+    if rate == 0:
+        assert figures["win_by"]["discard"] == 0
+    if chance == 0:
+        assert figures["score_if_win"] is None
+    else:
+        assert figures["expected_score"] == pytest.approx(
+            chance * figures["score_if_win"], abs=1e-3
+        )
+    more = engine.waits({**body, "expect": {"draws_left": draws + 1, "discard_rate": rate}})
+    assert more["expected"]["expected_score"] >= figures["expected_score"] - 1e-4
+    assert more["expected"]["win_probability"] >= chance - 1e-4 or (
+        found["expectation"]["search"] != more["expectation"]["search"]
+    )
+
+
+def _swap_suits(tiles: str) -> str:
+    """Characters and Circles swapped (no pattern tells them apart; Bamboo has All Green)."""
+    return t.compact([x + 9 if x < 9 else x - 9 if x < 18 else x for x in t.parse(tiles)])
+
+
+@settings(max_examples=15, deadline=None)
+@given(_near_hands(), st.integers(1, 3))
+def test_suits_permuted_give_the_same_figures(tiles: str, draws: int) -> None:
+    if not _copies_ok(tiles):
+        return
+    expect = {"draws_left": draws, "discard_rate": 0.3}
+    one = engine.waits({"hand": {"tiles": tiles, "melds": _MELDS}, "win": {"seat": "N"},
+                        "visible": "1m9p", "expect": expect})  # fmt: skip
+    other = engine.waits({"hand": {"tiles": _swap_suits(tiles), "melds": _MELDS},
+                          "win": {"seat": "N"}, "visible": "1p9m", "expect": expect})  # fmt: skip
+    assert one["expected"] == other["expected"]
+
+
+def test_probabilities_stay_proper_on_a_long_wall() -> None:
+    """17 draws with every discard offered (rate 1): no figure leaves [0, 1]."""
+    answer = _discards("123m456p789s11235s", {"draws_left": 17, "discard_rate": 1.0})
+    for discard in answer["discards"]:
+        figures = discard["expected"]
+        if figures is None:
+            continue
+        assert 0 <= figures["win_probability"] <= figures["ready_probability"] <= 1
+    chances = [d["expected"]["win_probability"] for d in answer["discards"] if d["expected"]]
+    assert all(0 <= c <= 1 for c in chances)
+    assert any(b != a for a, b in pairwise(chances))
