@@ -126,8 +126,8 @@ SETTINGS = {
         Setting(PROFILES, lambda: "", _path, "must be a file path", "none"),
         Setting(METRICS, lambda: True, _flag, "must be 1 (on) or 0 (off)", "1"),
         Setting(
-            EXPECT_STATES, lambda: 200_000, _whole(1, 10_000_000),
-            "must be a whole number of hands 1-10000000", "200000",
+            EXPECT_STATES, lambda: 50_000, _whole(1, 10_000_000),
+            "must be a whole number of hands 1-10000000", "50000",
         ),
         Setting(METRICS_DIR, lambda: "", _path, "must be a directory path", "a fresh one"),
     )
