@@ -3,5 +3,6 @@
 ``hands``: the one builder of score requests and the checks of hand-worked results;
 ``contract``: the test client that checks every response against openapi.yaml;
 ``handgen`` and ``strategies``: the legal-hand generator and its hypothesis strategies, which
-the benchmarks (bench/) draw their hands from too.
+the benchmarks (bench/) draw their hands from too; ``oracle``: shanten from its definition,
+written apart from the service's analysis.
 """
