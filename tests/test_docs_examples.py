@@ -1,9 +1,10 @@
 """The README's and docs/EXAMPLES.md's curl examples answer what those pages print.
 
 Each ``curl`` block sending a request is sent to the app, and the JSON block after it must
-match the answer: ``"...": "..."`` stands for the keys left out, a ``"..."`` string for list
-items left out (``"... 46 more"`` too), ``...`` within a string for the text left out, and
-``"request_id"`` differs from run to run.
+match the answer: ``"...": "..."`` stands for the keys left out, a ``"..."`` string for one or
+more list items left out and ``"... 46 more"`` for exactly 46 (the items shown keep their
+order), ``...`` within a string for the text left out, and ``"request_id"`` differs from run to
+run.
 """
 
 from __future__ import annotations
@@ -68,27 +69,39 @@ def matches(shown: Any, got: Any) -> bool:
             return False
         return all(key in got and matches(shown[key], got[key]) for key in keys)
     if isinstance(shown, list):
-        if not isinstance(got, list):
-            return False
-        if any(map(_elided, shown)):
-            kept = [item for item in shown if not _elided(item)]
-            return all(any(matches(item, other) for other in got) for item in kept)
-        return len(shown) == len(got) and all(map(matches, shown, got))
+        return isinstance(got, list) and _matches_items(shown, got)
     if isinstance(shown, str) and "..." in shown and isinstance(got, str):
         pieces = (re.escape(piece) for piece in shown.split("..."))
         return re.fullmatch(".*".join(pieces), got, re.S) is not None
     return bool(shown == got)
 
 
-def _elided(item: Any) -> bool:
-    return isinstance(item, str) and item.startswith("...")
+def _matches_items(shown: list[Any], got: list[Any]) -> bool:
+    """Item by item, in order: ``"... N more"`` stands for exactly N items, ``"..."`` for one
+    or more."""
+    if not shown:
+        return not got
+    head, rest = shown[0], shown[1:]
+    if head == "...":
+        return any(_matches_items(rest, got[skipped:]) for skipped in range(1, len(got) + 1))
+    more = re.fullmatch(r"\.\.\. (\d+) more", head) if isinstance(head, str) else None
+    if more:
+        skipped = int(more[1])
+        return len(got) >= skipped and _matches_items(rest, got[skipped:])
+    return bool(got) and matches(head, got[0]) and _matches_items(rest, got[1:])
 
 
 def test_matching_allows_only_what_is_elided() -> None:
     assert matches({"a": 1, "...": "..."}, {"a": 1, "b": 2})
     assert not matches({"a": 1}, {"a": 1, "b": 2})
     assert not matches({"a": 1, "...": "..."}, {"a": 2, "b": 2})
-    assert matches(["x", "... 2 more"], ["y", "x", "z"])
+    assert matches(["x", "... 2 more"], ["x", "y", "z"])
+    assert not matches(["x", "... 2 more"], ["y", "x", "z"])  # in order
+    assert not matches(["x", "... 2 more"], ["x", "y"])  # as many as it says
+    assert not matches(["x", "... 1 more"], ["x", "y", "z"])
+    assert matches(["...", "x", "...", "z"], ["w", "x", "y", "y", "z"])
+    assert not matches(["...", "x", "...", "z"], ["x", "y", "z"])  # "..." is one item or more
+    assert not matches(["...", "x", "...", "z"], ["w", "z", "y", "x"])
     assert not matches(["x", "y"], ["x", "z"])
     assert matches("one: ...; two", "one: a long text; two")
     assert not matches("one: ...; two", "one: a long text; three")

@@ -2,7 +2,8 @@
 worked example of every pattern.
 
 Every expected value was worked out by hand from ``../shared/RULES.md``: the readings of each
-hand are listed in the comments, with their patterns.
+hand are listed in the comments, with their patterns. The properties check what holds of any
+hand's alternatives: never better than the chosen reading, never one twice.
 """
 
 from __future__ import annotations
@@ -141,21 +142,57 @@ def test_every_other_reading_best_first() -> None:
     assert all(s["concealed"] != s["completed_by_win"] for a in others for s in a["sets"])
 
 
+# 44 555 6666 7777 8m, won on West's discard of 6m by South. The 8m is only in 678m, which
+# leaves 44 555 666 777m: with the pair 44, 555 666 777 or 567 567 567; with 77, the two 4s
+# take 456 456 and 567 is left; with 55 or 66, the two 4s find one 5 or one 6, no set. Each set
+# the 6m can complete is a reading: seven. All concealed (1.2, 5), all Characters (2.1.2, 80),
+# only 4-8 (1.3, 5), so each is 90 and:
+# - 555 666 777 678 + 44, 678 completed: Three Concealed Triplets 30 and Three Consecutive
+#   Triplets 100: 90 + 130 = 220. The chosen one.
+# - 567 567 567 678 + 44, 567 or 678 completed: All Sequences 5 and Three Identical Sequences
+#   120: 90 + 125 = 215, twice.
+# - 555 666 777 678 + 44, 666 completed (exposed): Two Concealed Triplets 5 and 100: 195.
+# - 456 456 567 678 + 77, 456, 567 or 678 completed: All Sequences 5 and Two Identical
+#   Sequences 10: 90 + 15 = 105, three times.
+FIVE_OF_SIX = request("44555666677778m", "6m", by="discard", seat="S", discarder="W")
+
+
+def written(reading: dict[str, Any]) -> tuple[str, ...]:
+    """A reading's sets, the one the winning tile completed marked with *, and its pair."""
+    sets = [s["tiles"] + "*" * s["completed_by_win"] for s in reading["sets"]]
+    return (*sorted(sets), reading["pair"])
+
+
 def test_at_most_five_alternatives() -> None:
-    # 44 555 6666 7777 8m, won on a discard of 6m, reads seven ways (the decomposer's count,
-    # itself held to a brute force in test_decompose.py): the chosen one and the next five.
-    payload = request("44555666677778m", "6m", by="discard", seat="S", discarder="W")
-    ranked = scoring.ranked(situation(payload))
-    assert len(ranked) == 7
-    others = explained(payload)["alternatives"]
+    result = explained(FIVE_OF_SIX)
+    assert (result["score"], written(result["hand"])) == (
+        220, ("555m", "666m", "678m*", "777m", "44m")
+    )  # fmt: skip
+    assert pattern_points(result) == {"1.2": 5, "1.3": 5, "2.1.2": 80, "4.2.2": 30, "7.2.1": 100}
+    others = result["alternatives"]
+    # The six others, best first, but for one of the three at 105.
     assert [(a["score"], a["points"]) for a in others] == [
-        (other.score, other.points) for other in ranked[1:6]
+        (215, 215), (215, 215), (195, 195), (105, 105), (105, 105)
+    ]  # fmt: skip
+    identical = {"1.1": 5, "1.2": 5, "1.3": 5, "2.1.2": 80}
+    assert [pattern_points(a) for a in others] == [
+        {**identical, "5.1.3": 120},
+        {**identical, "5.1.3": 120},
+        {"1.2": 5, "1.3": 5, "2.1.2": 80, "4.2.1": 5, "7.2.1": 100},
+        {**identical, "5.1.1": 10},
+        {**identical, "5.1.1": 10},
     ]
-
-
-def situation(payload: dict[str, Any]) -> Any:
-    loaded = load(ScoreRequestSchema(), payload)
-    return scoring.score(loaded.hand, loaded.win, loaded.rules).situation
+    readings = [written(a) for a in others]
+    assert set(readings[:2]) == {
+        ("567m", "567m", "567m*", "678m", "44m"), ("567m", "567m", "567m", "678m*", "44m")
+    }  # fmt: skip
+    assert readings[2] == ("555m", "666m*", "678m", "777m", "44m")
+    at_105 = {
+        ("456m", "456m*", "567m", "678m", "77m"),
+        ("456m", "456m", "567m*", "678m", "77m"),
+        ("456m", "456m", "567m", "678m*", "77m"),
+    }
+    assert len(set(readings[3:])) == 2 and set(readings[3:]) <= at_105
 
 
 def test_without_explain_nothing_changes() -> None:

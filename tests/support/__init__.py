@@ -4,5 +4,6 @@
 ``contract``: the test client that checks every response against openapi.yaml;
 ``handgen`` and ``strategies``: the legal-hand generator and its hypothesis strategies, which
 the benchmarks (bench/) draw their hands from too; ``tools``: the outside tools some tests
-need (skipped where missing, failed with ``CI`` set).
+need (skipped where missing, failed with ``CI`` set); ``oracle``: shanten from its definition,
+written apart from the service's analysis.
 """
