@@ -148,13 +148,20 @@ def test_a_won_hand_less_its_winning_tile_waits_on_it(request: dict[str, Any]) -
     assert (way["score"], way["patterns"]) == (expected["score"], expected["patterns"])
 
 
-def test_the_generated_mix_covers_every_form_and_most_patterns() -> None:
+# The mix reaches every pattern and the chicken hand (49 ids in 120,000 hands, seeds 100-105),
+# Four Kongs (4.3.4) about once in 6,000 hands (20 times): these 2,000 hold all of them but
+# Four Kongs (the first with seed 3 is the 10,266th hand), which test_patterns.py scores by hand.
+EVERY_ID = {"0"} | {p.id for p in CATALOGUE}
+RARE = {"4.3.4"}
+
+
+def test_the_generated_mix_covers_every_form_and_every_pattern_it_reaches() -> None:
     results = [score(request) for request in generate(2000, seed=3)]
     assert Counter(r["hand"]["form"] for r in results).keys() == {
         "standard", "seven_pairs", "thirteen_terminals"
     }  # fmt: skip
     held = {p["id"] for r in results for p in r["patterns"] + r["not_counted"]}
-    assert len(held) >= 40, sorted(held)
+    assert EVERY_ID - held <= RARE, sorted(EVERY_ID - held - RARE)
 
 
 def test_no_response_is_changed_by_those_made_after_it() -> None:
