@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import json
+from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -9,9 +12,12 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from service import create_app, engine
+from service.domain.rulesets import install_profiles
 
 from .support.contract import SPEC_PATH, ContractClient
 from .support.hands import EXAMPLE, request
+from .test_house_rules import README_CLUB
+from .test_openapi_spec import SPEC, operations, resolve
 
 NINE_GATES = {"hand": {"tiles": "1112345678999m"}, "win": {"seat": "S"}}
 
@@ -442,3 +448,57 @@ def test_configuration_from_the_environment(monkeypatch: pytest.MonkeyPatch) -> 
     assert allowed.headers["Access-Control-Allow-Origin"] == "https://two.example"
     big = client.post("/v1/score", data=b" " * 2048, content_type="application/json")
     assert big.status_code == 413
+
+
+# ---- The contract's examples ---------------------------------------------------------------
+
+
+def contract_examples() -> Iterator[Any]:
+    """(path, request, answer) for every request example of openapi.yaml, with the 200 example
+    of the same name (None if there is none), each named by the request's component."""
+    for name, operation in operations():
+        requests = operation.get("requestBody", {}).get("content", {}).get("application/json", {})
+        for example, body in requests.get("examples", {}).items():
+            answers = resolve(operation["responses"]["200"])["content"]["application/json"]
+            answer = answers.get("examples", {}).get(example)
+            yield pytest.param(
+                name.split(" ", 1)[1],
+                resolve(body)["value"],
+                None if answer is None else resolve(answer)["value"],
+                id=f"{name} {body['$ref'].rsplit('/', 1)[1]}",
+            )
+
+
+CONTRACT_EXAMPLES = list(contract_examples())
+
+
+def test_every_request_example_is_compared_with_its_answer() -> None:
+    requests = {
+        name
+        for name in SPEC["components"]["examples"]
+        if "Request" in name and not name.startswith("Problem")
+    }
+    assert {param.id.rsplit(" ", 1)[1] for param in CONTRACT_EXAMPLES} == requests
+
+
+@pytest.fixture
+def club_client(tmp_path: Path) -> Iterator[FlaskClient]:
+    """A client of a server that loaded the profiles the examples were run with."""
+    path = tmp_path / "profiles.json"
+    path.write_text(json.dumps(README_CLUB), encoding="utf-8")
+    app = create_app({"TESTING": True, "PROFILES": str(path)})
+    app.test_client_class = ContractClient
+    try:
+        with app.test_client() as client:
+            yield client
+    finally:
+        install_profiles({})
+
+
+@pytest.mark.parametrize(("path", "body", "answer"), CONTRACT_EXAMPLES)
+def test_the_contract_s_examples_are_what_the_service_answers(
+    club_client: FlaskClient, path: str, body: dict[str, Any], answer: dict[str, Any] | None
+) -> None:
+    assert answer is not None, "no 200 example of the request's name"
+    response = club_client.post(path, json=body)
+    assert (response.status_code, response.get_json()) == (200, answer)

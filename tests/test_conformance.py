@@ -6,12 +6,15 @@ Skipped cleanly where the corpus is absent (a user's fresh clone has no ../share
 from __future__ import annotations
 
 import json
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from service.engine import score
+from service.domain.hand import Rules, Win
+from service.domain.payments import payments
+from service.engine import claim, score
 
 CORPUS = Path(__file__).resolve().parents[2] / "shared" / "conformance" / "peer_cases.json"
 
@@ -81,15 +84,17 @@ def test_peer_case_scores_the_cross_checked_value(case: dict[str, Any]) -> None:
     assert ours == peer
 
 
-@pytest.mark.parametrize(
-    "case",
-    [c for c in DATA["payment_cases"] if c["id"].startswith("pay-zjmj") and "value" in c["input"]],
-    ids=lambda case: case["id"],
-)
-def test_peer_payment_case(case: dict[str, Any]) -> None:
-    from service.domain.hand import Rules, Win
-    from service.domain.payments import payments
+# --- payments -----------------------------------------------------------------------------------
+# Every peer payment case is run (PAYMENT_CHECKS) or out for the RULES.md ruling named beside it
+# (PAYMENT_EXCLUDED); test_every_peer_payment_case_is_run_or_excluded holds the two to the corpus.
 
+
+def _by_seat(paid: dict[str, int]) -> list[int]:
+    return [paid[seat] for seat in SEATS]
+
+
+def _pays_the_value(case: dict[str, Any]) -> None:
+    """A hand's value paid by the formal scheme (RULES.md §5) at the peer's par."""
     given = case["input"]
     seat = SEATS[given["winner_seat"]]
     if given["win_by"] == "self":
@@ -97,4 +102,100 @@ def test_peer_payment_case(case: dict[str, Any]) -> None:
     else:
         win = Win("discard", seat, discarder=SEATS[given["responsible_seat"]])
     result = payments(given["value"], win, Rules(standard_value=given["par"]))
-    assert [result[s] for s in SEATS] == case["expected"]["deltas_by_seat"]
+    assert _by_seat(result) == case["expected"]["deltas_by_seat"]
+
+
+# zjmj writes a suited tile as its suit's letter and number: B3 is 3 bamboo (3s).
+PEER_SUITS = {"B": "s", "C": "m", "D": "p"}
+
+
+def _finds_the_responsible_seat(case: dict[str, Any]) -> None:
+    """The go-around's responsible seat (RULES.md §5, API.md "Score sheets"), through a claim of
+    Pure One-Suit (80) under discarder_pays_all, where only the responsible seat pays (3 x 80)
+    and a win paid as a self-draw is paid by all three (80 each)."""
+    given = case["input"]
+    winner = SEATS[given["winner_seat"]]
+    go_around = [
+        {"seat": SEATS[d["seat"]], "tile": d["tile"][1:] + PEER_SUITS[d["tile"][0]]}
+        for d in given["discard_log"]
+    ]
+    win = {"by": "discard", "seat": winner, "discarder": go_around[-1]["seat"],
+           "go_around": go_around}  # fmt: skip
+    answer = claim({"patterns": [{"id": "2.1.2"}], "win": win,
+                    "rules": {"payoff": "discarder_pays_all"}})  # fmt: skip
+    payer = case["expected"]["responsible_seat"]
+    expected = {seat: -80 if payer is None else 0 for seat in SEATS}
+    if payer is not None:
+        expected[SEATS[payer]] = -240
+    expected[winner] = 240
+    assert answer["payments"] == expected
+
+
+def _pays_as_moddable(case: dict[str, Any]) -> None:
+    """What one player pays of a hand won on a discard (RULES.md §5, formal, S = 25): as the
+    responsible player (true), as an uninvolved one (false), or on a self-draw (null)."""
+    for hand, expected in zip(
+        case["input"]["cases"], case["expected"]["payment_by_that_player"], strict=True
+    ):
+        if hand["responsible"] is None:
+            win, seat = Win("self_draw", "S"), "E"
+        else:
+            win = Win("discard", "S", discarder="E")
+            seat = "E" if hand["responsible"] else "W"
+        assert -payments(hand["value"], win, Rules())[seat] == expected
+
+
+def _pays_the_capped_hand(case: dict[str, Any]) -> None:
+    """The hand of the same peer test (its hand case), scored: raw total over the limit, capped
+    at 320 (RULES.md §2), then paid as a self-draw."""
+    source = case["source"]
+    (hand,) = (c for c in DATA["cases"] if c["source"].get("line") == source["line"]
+               and c["source"].get("path") == source["path"])  # fmt: skip
+    result = score(_request(hand))
+    assert result["points"] == case["input"]["value_raw"]
+    assert _by_seat(result["payments"]) == case["expected"]["deltas_ESWN"]
+    assert result["payments"][hand["input"]["seat_wind"]] == case["expected"]["displayed_score"]
+
+
+PAYMENT_CHECKS = {
+    "pay-zjmj-1": _pays_the_value,
+    "pay-zjmj-2": _pays_the_value,
+    "pay-zjmj-3": _pays_the_value,
+    "resp-zjmj-1": _finds_the_responsible_seat,
+    "resp-zjmj-2": _finds_the_responsible_seat,
+    "resp-zjmj-3": _finds_the_responsible_seat,
+    "pay-moddable-1": _pays_as_moddable,
+    "pay-ra-compound": _pays_the_capped_hand,
+}
+PAYMENT_EXCLUDED = {
+    "pay-zjmj-4": "par '30/25' is a zjmj house option: RULES.md §5 pays the formal scheme with "
+    "one standard value S (§6 adds no other), and no S pays its three hands so "
+    "(test_no_standard_value_pays_the_par_30_25_case)",
+}
+
+
+def _payment_cases(ids: Iterable[str]) -> list[dict[str, Any]]:
+    return [case for case in DATA["payment_cases"] if case["id"] in ids]
+
+
+def test_every_peer_payment_case_is_run_or_excluded() -> None:
+    assert not PAYMENT_CHECKS.keys() & PAYMENT_EXCLUDED.keys()
+    assert sorted(c["id"] for c in DATA["payment_cases"]) == sorted(
+        [*PAYMENT_CHECKS, *PAYMENT_EXCLUDED]
+    )
+
+
+@pytest.mark.parametrize("case", _payment_cases(PAYMENT_CHECKS), ids=lambda case: case["id"])
+def test_peer_payment_case(case: dict[str, Any]) -> None:
+    PAYMENT_CHECKS[case["id"]](case)
+
+
+def test_no_standard_value_pays_the_par_30_25_case() -> None:
+    (case,) = _payment_cases(["pay-zjmj-4"])
+    given = case["input"]
+    win = Win("discard", SEATS[given["winner_seat"]], discarder=SEATS[given["responsible_seat"]])
+    hands = list(zip(given["values"], case["expected"]["deltas_by_seat"], strict=True))
+    # 28 paid equally needs S >= 28; 30 with 25 from the uninvolved needs S = 25.
+    for standard in range(1, 1001):
+        rules = Rules(standard_value=standard)
+        assert any(_by_seat(payments(value, win, rules)) != paid for value, paid in hands)
