@@ -19,6 +19,7 @@ from hypothesis import strategies as st
 
 from service import engine
 from service.domain import tiles as t
+from service.domain.distance import distances, moves
 from service.domain.errors import ScoringError
 from service.domain.expectation import (
     Model,
@@ -450,3 +451,29 @@ def test_probabilities_stay_proper_on_a_long_wall() -> None:
     chances = [d["expected"]["win_probability"] for d in answer["discards"] if d["expected"]]
     assert all(0 <= c <= 1 for c in chances)
     assert any(b != a for a, b in pairwise(chances))
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.lists(st.integers(0, 4), min_size=9, max_size=9).filter(lambda c: sum(c) <= 14),
+    st.lists(st.integers(0, 4), min_size=9, max_size=9),
+    st.booleans(),
+)
+def test_a_suits_moves_are_its_neighbours_distances(
+    counts: list[int], room: list[int], runs: bool
+) -> None:
+    """A draw lowers a distance, or a discard keeps it, exactly when the suit with that tile
+    more, or less, has the lower, or the same, distance (``distances`` run on it)."""
+    room = [max(r, c) for r, c in zip(room, counts, strict=True)]
+    now, lower, keep = moves(counts, room, runs)
+    assert now == distances(counts, room, runs)
+    for place in range(9):
+        more = [*counts[:place], counts[place] + 1, *counts[place + 1 :]]
+        less = [*counts[:place], counts[place] - 1, *counts[place + 1 :]]
+        up = distances(more, room, runs) if counts[place] < room[place] else None
+        down = distances(less, room, runs) if counts[place] else None
+        for index in range(10):
+            helps = up is not None and up[index] < now[index]
+            assert bool(lower[index] >> place & 1) == helps, (place, index)
+            kept = down is not None and down[index] == now[index] < 99
+            assert bool(keep[index] >> place & 1) == kept, (place, index)

@@ -73,29 +73,51 @@ def suit_distances(key: int, room: list[int]) -> tuple[int, ...]:
 
 def distances(counts: list[int], room: list[int], runs: bool) -> tuple[int, ...]:
     """The fewest tiles to add to one suit's ``counts`` so that j sets and p pairs come out of
-    it, at index 2 * j + p, never using more of a kind than its ``room``.
+    it, at index 2 * j + p, never using more of a kind than its ``room`` (``moves``)."""
+    return moves(counts, room, runs)[0]
+
+
+def moves(
+    counts: list[int], room: list[int], runs: bool
+) -> tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]]:
+    """``distances``, and at each index the kinds whose draw lowers it and those whose discard
+    keeps it, as masks of the suit's places.
 
     A pass over the kinds, lowest first, choosing at each how many chows start there (if
     ``runs``), whether a pung and whether the pair: the state is the chows still owed a tile
     here and at the next kind, the sets made and the pair, packed in one int (10 bits).
+
+    A draw of a kind lowers a distance exactly when some cheapest way to it uses more of that
+    kind than is held (the tile drawn is one it lacked), and a discard keeps it exactly when
+    some cheapest way uses less (the tile was spare): so each state also keeps the kinds that
+    its cheapest ways lack and those they leave spare. A cheapest way's every prefix is a
+    cheapest way to its state, so these are all of them.
     """
-    # The states reached so far, and the fewest tiles added to reach each (FAR: not reached).
+    # The states reached so far, the fewest tiles added to reach each (FAR: not reached), and
+    # what their cheapest ways lack and leave spare.
     states = [0]
     costs = [FAR] * 1024
     costs[0] = 0
+    lacks = [0] * 1024
+    spares = [0] * 1024
     last = len(counts) - 3
     for kind, have in enumerate(counts):
         cap = room[kind]
+        bit = 1 << kind
         reached: list[int] = []
         ahead = [FAR] * 1024
+        ahead_lacks = [0] * 1024
+        ahead_spares = [0] * 1024
         for state in states:
             spent = costs[state]
+            lack = lacks[state]
+            spare = spares[state]
             owed = (state & 7) + (state >> 3 & 7)  # tiles of this kind the open chows need
             made = state >> 6 & 7
             paired = state >> 9
             starts = SETS - made if runs and kind <= last else 0
             for start in range(min(starts, cap - owed) + 1):
-                for pung in (0, 1):
+                for pung in range(2):
                     sets = made + start + pung
                     if sets > SETS:
                         break
@@ -105,16 +127,35 @@ def distances(counts: list[int], room: list[int], runs: bool) -> tuple[int, ...]
                             break
                         cost = spent + (use - have if use > have else 0)
                         after = (state >> 3 & 7) | start << 3 | sets << 6 | (paired + pair) << 9
-                        if cost < ahead[after]:
-                            if ahead[after] == FAR:
+                        was = ahead[after]
+                        if cost > was:
+                            continue
+                        now_lack = lack | bit if use > have else lack
+                        now_spare = spare | bit if use < have else spare
+                        if cost < was:
+                            if was == FAR:
                                 reached.append(after)
                             ahead[after] = cost
+                            ahead_lacks[after] = now_lack
+                            ahead_spares[after] = now_spare
+                        else:
+                            ahead_lacks[after] |= now_lack
+                            ahead_spares[after] |= now_spare
         states = reached
         costs = ahead
+        lacks = ahead_lacks
+        spares = ahead_spares
     out = [FAR] * 10
+    lower = [0] * 10
+    keep = [0] * 10
     for state in states:
         spent = costs[state]
         index = 2 * (state >> 6 & 7) + (state >> 9)
         if spent < out[index]:
             out[index] = spent
-    return tuple(out)
+            lower[index] = lacks[state]
+            keep[index] = spares[state]
+        elif spent == out[index]:
+            lower[index] |= lacks[state]
+            keep[index] |= spares[state]
+    return tuple(out), tuple(lower), tuple(keep)

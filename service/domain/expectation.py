@@ -33,7 +33,7 @@ from math import comb
 from typing import Final, Literal
 
 from . import tiles as t
-from .distance import FAR, POWERS, SUIT, Room, suit_distances
+from .distance import FAR, POWERS, SUIT, Room, moves
 from .errors import ScoringError
 from .hand import Hand, Meld, Rules, Win
 from .memo import Memo
@@ -99,32 +99,19 @@ class Search:
 
 def _suit_moves(key: int, room: list[int]) -> tuple[tuple[int, ...], ...]:
     """One suit's distances (index 2 * sets + pair, as ``distance.suit_distances``), and for
-    each index the mask of tiles whose draw lowers it and of those whose discard keeps it:
-    read from the distances of the suit with a tile more or less, which the search meets as
-    suits of other hands."""
+    each index the masks of the tiles whose draw lowers it and whose discard keeps it."""
     found = _SUIT_MOVES.get(key)
     if found is not None:
         return found
     suit = key // SUIT % 4
     base = suit * 9
+    size = 9 if suit < 3 else 7
     digits = key % SUIT
-    now = suit_distances(key, room)
-    lower = [0] * 10
-    keep = [0] * 10
-    for place in range(9 if suit < 3 else 7):
-        bit = 1 << base + place
-        held = digits // POWERS[place] % 5
-        if held < room[base + place]:
-            more = suit_distances(key + POWERS[place], room)
-            for index in range(10):
-                if more[index] < now[index]:
-                    lower[index] |= bit
-        if held:
-            less = suit_distances(key - POWERS[place], room)
-            for index in range(10):
-                if less[index] == now[index] < FAR:
-                    keep[index] |= bit
-    return _SUIT_MOVES.put(key, (now, tuple(lower), tuple(keep)))
+    counts = [digits // POWERS[place] % 5 for place in range(size)]
+    now, lower, keep = moves(counts, room[base : base + size], suit < 3)
+    return _SUIT_MOVES.put(
+        key, (now, tuple([mask << base for mask in lower]), tuple([mask << base for mask in keep]))
+    )
 
 
 # Suits met by searches, with their masks: ~300 bytes an entry; bounded as every table keyed
