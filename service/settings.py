@@ -93,6 +93,7 @@ MAX_CONTENT_LENGTH = "ZJ_MAX_CONTENT_LENGTH"
 CORS_ORIGINS = "ZJ_CORS_ORIGINS"
 PROFILES = "ZJ_PROFILES"
 METRICS = "ZJ_METRICS"
+PLAYGROUND = "ZJ_PLAYGROUND"
 METRICS_DIR = "PROMETHEUS_MULTIPROC_DIR"
 
 _POSITIVE = "must be a positive number"
@@ -123,6 +124,7 @@ SETTINGS = {
         ),
         Setting(PROFILES, lambda: "", _path, "must be a file path", "none"),
         Setting(METRICS, lambda: True, _flag, "must be 1 (on) or 0 (off)", "1"),
+        Setting(PLAYGROUND, lambda: True, _flag, "must be 1 (on) or 0 (off)", "1"),
         Setting(METRICS_DIR, lambda: "", _path, "must be a directory path", "a fresh one"),
     )
 }  # fmt: skip
