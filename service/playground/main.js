@@ -103,12 +103,13 @@ function drawHand() {
   $("hand-count").textContent = hand.raw !== null ? "" : n === 13 ? t("count_13") : n === 14 ? t("count_14") : t("tiles_count", n);
 }
 
-function setHand(next, fromField = false) {
+// A new hand; `typed`: the field's text it was read from (kept as typed, in the link too).
+function setHand(next, typed = null) {
   hand = next;
-  values.text = hands.text(hand);
-  if (!fromField) $("hand").value = values.text;
+  values.text = typed ?? hands.text(hand);
+  if (typed === null) $("hand").value = values.text;
   drawHand();
-  changed(fromField ? 300 : 0);
+  changed(typed === null ? 0 : 300);
 }
 
 function tapHand(index) {
@@ -294,7 +295,7 @@ function showValues() {
 }
 
 function bind() {
-  $("hand").addEventListener("input", (event) => setHand(hands.read(event.target.value), true));
+  $("hand").addEventListener("input", (event) => setHand(hands.read(event.target.value), event.target.value));
   $("visible").addEventListener("input", (event) => { values.visible = event.target.value; changed(300); });
   for (const input of document.getElementsByName("by")) {
     input.addEventListener("change", () => { values.by = input.value; showValues(); changed(); });

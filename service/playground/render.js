@@ -165,14 +165,17 @@ export function waits(answer) {
     expected(answer.expected));
 }
 
+// Each discard, as ranked; folded away under a hand that already wins (its score is above).
 export function discards(answer) {
+  const list = el("ol", { class: "discards" }, answer.discards.map((d) =>
+    el("li", { "data-discarded": d.tile },
+      el("div", { class: "discard-tile" }, tileImage(d.tile, false)),
+      el("dl", { class: "figures" }, figures(d)),
+      d.waits?.length ? waitTable(d.waits) : null,
+      expected(d.expected))));
   return el("div", { "data-answer": "discards" },
     el("dl", { class: "figures" }, el("dt", {}, t("shanten")), el("dd", { "data-field": "shanten" }, shantenWords(answer.shanten))),
-    el("h3", {}, t("discards")),
-    el("ol", { class: "discards" }, answer.discards.map((d) =>
-      el("li", { "data-discard": d.tile },
-        el("div", { class: "discard-tile" }, tileImage(d.tile, false)),
-        el("dl", { class: "figures" }, figures(d)),
-        d.waits?.length ? waitTable(d.waits) : null,
-        expected(d.expected)))));
+    answer.shanten === -1
+      ? el("details", {}, el("summary", {}, t("discards")), list)
+      : [el("h3", {}, t("discards")), list]);
 }
