@@ -171,6 +171,28 @@ function drawAnswers() {
   const analysis = shown("waits") ?? shown("discards");
   $("score").replaceChildren(...(score ? [render.score(score, hand.melds)] : []));
   $("analysis").replaceChildren(...(analysis ? [(shown("waits") ? render.waits : render.discards)(analysis)] : []));
+  summarise(score, analysis, problems[0]);
+}
+
+// The answer in one line at the foot of the screen, wherever the player has scrolled to.
+function summarise(score, analysis, problem) {
+  const bar = $("summary");
+  const seats = (payments) => Object.entries(payments).map(([seat, n]) => `${t(`short_${seat}`)} ${n > 0 ? "+" : ""}${n}`).join("  ");
+  let line = "";
+  if (score) line = `${t("score")} ${score.score} · ${seats(score.payments)}`;
+  else if (analysis?.waits?.length) line = `${t("waits")}: ${analysis.waits.map((w) => w.tile).join(" ")}`;
+  else if (analysis) line = `${t("shanten")} ${analysis.shanten}`;
+  else if (problem) line = problem.errors?.[0]?.message ?? problem.detail;
+  bar.textContent = line;
+  bar.classList.toggle("problem-line", !score && !analysis && Boolean(problem));
+  bar.dataset.empty = String(line === "");
+  showSummary();
+}
+
+// The line is shown only while the answer itself is out of sight.
+let answerInSight = false;
+function showSummary() {
+  $("summary").hidden = answerInSight || $("summary").dataset.empty !== "false";
 }
 
 // ---- the score sheet ----------------------------------------------------------------------
@@ -333,6 +355,11 @@ function bind() {
   $("export").addEventListener("click", exportSheet);
   $("new-sheet").addEventListener("click", newSheet);
   $("claim").addEventListener("toggle", drawClaim);
+  $("summary").addEventListener("click", () => $("answer").scrollIntoView({ block: "start" }));
+  new IntersectionObserver(([entry]) => {
+    answerInSight = entry.isIntersecting;
+    showSummary();
+  }, { threshold: 0.25 }).observe($("answer"));
   $("add-claim").addEventListener("click", addClaim);
   $("language").addEventListener("click", () => {
     const next = i18n.current() === "en" ? "zh" : "en";

@@ -94,7 +94,7 @@ export function score(answer, melds) {
   const winner = Object.entries(answer.payments).find(([, n]) => n > 0)?.[0];
   return el("div", { class: "score", "data-answer": "score" },
     answer.hand ? reading(answer.hand, melds) : null,
-    patternTable(answer.patterns, t("pattern")),
+    patternTable(answer.patterns, t("breakdown")),
     answer.not_counted?.length ? el("p", { class: "help" }, `${t("not_counted")}: `,
       answer.not_counted.map((p) => patternName(p)).join(", ")) : null,
     el("dl", { class: "totals" },
@@ -115,7 +115,7 @@ function readings(alternatives) {
       el("div", { class: "reading", "data-reading": String(i) },
         el("p", {}, `${t(alt.form)}: `, el("strong", { "data-field": "score" }, String(alt.score))),
         reading(alt, []),
-        patternTable(alt.patterns, t("pattern")))));
+        patternTable(alt.patterns, t("breakdown")))));
 }
 
 const shantenWords = (n) => (n === -1 ? t("complete") : n === 0 ? `0 (${t("ready")})` : String(n));
