@@ -273,7 +273,7 @@ def win_by_discard(page: Any, seat: str = "S", discarder: str = "W") -> None:
     page.select_option("#discarder", discarder)
 
 
-# ---- every figure equals the API's answer ----------------------------------------------------------
+# ---- every figure equals the API's answer --------------------------------------------------------
 
 
 def test_a_typed_hand_is_scored_as_the_api_scores_it(visit: Visit) -> None:
@@ -461,7 +461,7 @@ def test_a_bad_hand_shows_the_apis_words_at_its_field_and_no_figure(visit: Visit
     assert page.is_hidden("#win-error") and page.locator("#score [data-field]").count() > 0
 
 
-# ---- the address ----------------------------------------------------------------------------------
+# ---- the address ---------------------------------------------------------------------------------
 
 
 def test_a_link_reproduces_the_hand_and_its_answer(context: Any, live: str) -> None:
@@ -540,7 +540,7 @@ def test_the_score_sheet_settles_survives_a_reload_and_exports(visit: Visit) -> 
     assert hostile in page.inner_text("#sheet-table")
 
 
-# ---- phones, accessibility, keyboard --------------------------------------------------------------
+# ---- phones, accessibility, keyboard -------------------------------------------------------------
 
 
 def fill_everything(visit: Visit) -> None:
@@ -744,7 +744,7 @@ def test_each_discards_expected_score_and_win_chance_are_the_apis(visit: Visit) 
         assert item.locator('[data-field="win_probability"]').inner_text() == chance
 
 
-# ---- HTTP: off switch, caching, metrics ------------------------------------------------------------
+# ---- HTTP: off switch, caching, metrics ----------------------------------------------------------
 
 
 def plain_client(**config: Any) -> FlaskClient:
