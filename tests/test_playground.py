@@ -758,8 +758,9 @@ def asset_path(client: FlaskClient, name: str) -> str:
     return found.group(1)
 
 
-def test_zj_playground_0_turns_it_off() -> None:
-    client = plain_client(PLAYGROUND=False)
+def test_zj_playground_0_turns_it_off(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("ZJ_PLAYGROUND", "0")
+    client = create_app({"TESTING": True}).test_client()
     response = client.get("/")
     assert response.status_code == 404 and response.get_json()["code"] == "not_found"
     assert response.headers["Cache-Control"] == "no-store"

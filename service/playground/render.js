@@ -158,11 +158,20 @@ function figures(answer) {
   ];
 }
 
+// What the expected figures are (API.md "Expected score"): exact or a lower bound, and why
+// some discards have none.
+function expectation(about) {
+  if (!about) return null;
+  const words = [t(about.search === "bounded" ? "expect_bounded" : "expect_exhaustive")];
+  if (about.limited) words.push(t(`limited_${about.limited}`));
+  return el("p", { class: "help", "data-expectation": about.search }, words.join(" "));
+}
+
 export function waits(answer) {
   return el("div", { "data-answer": "waits" },
     el("dl", { class: "figures" }, figures(answer)),
     answer.waits.length ? waitTable(answer.waits) : el("p", {}, t("no_waits")),
-    expected(answer.expected));
+    expected(answer.expected), expectation(answer.expectation));
 }
 
 // Each discard, as ranked; folded away under a hand that already wins (its score is above).
@@ -175,6 +184,7 @@ export function discards(answer) {
       expected(d.expected))));
   return el("div", { "data-answer": "discards" },
     el("dl", { class: "figures" }, el("dt", {}, t("shanten")), el("dd", { "data-field": "shanten" }, shantenWords(answer.shanten))),
+    expectation(answer.expectation),
     answer.shanten === -1
       ? el("details", {}, el("summary", {}, t("discards")), list)
       : [el("h3", {}, t("discards")), list]);
