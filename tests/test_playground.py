@@ -25,6 +25,7 @@ from bench import server
 from service import create_app
 from service.api import playground
 
+from .support.hands import EXAMPLE
 from .test_operations import samples, value
 
 PHONE = {"width": 360, "height": 740}
@@ -32,16 +33,9 @@ CSP = (
     "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; "
     "connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
 )
-# The API.md example hand: a pung of Red dragons declared, 4s won on West's discard by South.
+# The API.md example hand (EXAMPLE): a pung of Red dragons declared, 4s won on West's discard
+# by South, as the page's Hand field spells it.
 TYPED = "123m789p2355s4s [777z]"
-EXAMPLE = {
-    "hand": {
-        "tiles": "123m789p23455s",
-        "melds": [{"kind": "pung", "tiles": "777z"}],
-        "winning_tile": "4s",
-    },
-    "win": {"by": "discard", "seat": "S", "discarder": "W"},
-}
 TIMES = "\u00d7"  # the multiplication sign the page writes before a count
 WEIGHT_BUDGET = 300_000  # bytes over the wire for a first load (the budget)
 
