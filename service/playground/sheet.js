@@ -80,7 +80,7 @@ export function render(sheet, settled) {
       el("td", { class: "num", "data-field": "score" }, answer?.score === undefined ? "" : String(answer.score)),
       names.map((n) => el("td", { class: "num", "data-player": n }, answer?.payments ? String(answer.payments[n]) : "")));
   });
-  const totals = el("tr", { class: "totals", "data-totals": "" },
+  const totals = el("tr", { class: "sum", "data-totals": "" },
     el("th", { scope: "row", colspan: "3" }, t("totals")),
     names.map((n) => el("td", { class: "num", "data-player": n }, settled ? String(settled.totals[n]) : "")));
   return el("table", { class: "sheet" }, el("thead", {}, head), el("tbody", {}, rows), el("tfoot", {}, totals));
