@@ -7,16 +7,15 @@ import * as link from "./link.js";
 import * as render from "./render.js";
 import * as request from "./request.js";
 import * as sheets from "./sheet.js";
-import { KINDS, name } from "./tiles.js";
+import { KINDS, name, spell } from "./tiles.js";
 
-const { el, t } = { el: render.el, t: i18n.t };
+const { el } = render;
+const { t } = i18n;
 const $ = (id) => document.getElementById(id);
 const LANGUAGE_KEY = "zj-playground-language";
 const MODES = ["remove", "winning", "chow", "pung", "kong", "concealed_kong"];
 // Patterns counted per set or per tile, and the most a hand holds (API.md /v1/claim).
 const COUNTED = { "3.1": 4, "11.1.1": 6, "11.1.2": 2 };
-// Where a problem's path is shown: its first name, or the field a hand's bonus tiles sit in.
-const FIELDS = { hand: "hand", win: "win", rules: "rules", visible: "visible", expect: "expect" };
 
 let values = link.initial();
 let hand = hands.empty();
@@ -49,12 +48,18 @@ const state = () => ({
 
 // ---- problems, shown at the field their path names -------------------------------------------
 
-const PROBLEM_FIELDS = ["hand", "win", "rules", "visible", "expect", "claim", "sheet"];
+// The fields an answer's problem may name (each has a box "<field>-error"); the claim and the
+// sheet have their own.
+const ANSWER_FIELDS = ["hand", "win", "rules", "visible", "expect"];
+const PROBLEM_FIELDS = [...ANSWER_FIELDS, "claim", "sheet"];
 const INPUTS = { hand: "hand", visible: "visible", expect: "draws_left" };
 
+// Where a problem's path is shown: its first name, a hand's bonus tiles with the rules that
+// turn them on, anything else at the hand.
 function fieldOf(path) {
   if (/^hand\.(flowers|seasons)/.test(path)) return "rules";
-  return FIELDS[path.split(/[.[]/)[0]] ?? "hand";
+  const first = path.split(/[.[]/)[0];
+  return ANSWER_FIELDS.includes(first) ? first : "hand";
 }
 
 function clearProblems(fields = PROBLEM_FIELDS) {
@@ -90,10 +95,10 @@ function drawHand() {
   });
   $("hand-tiles").replaceChildren(...held.map((h) => button(h, false)), ...(win ? [button(win, true)] : []));
   $("hand-melds").replaceChildren(...hand.melds.map((meld, index) => {
-    const tiles = [...meld.tiles.matchAll(/\d/g)].map((d) => d[0] + meld.tiles.at(-1));
+    const tiles = spell(meld.tiles);
     const faces = tiles.map((tile, i) => render.face(meld.kind === "concealed_kong" && (i === 0 || i === 3) ? "back" : tile));
     const label = `${t(meld.kind)}: ${tiles.map((tile) => name(tile, i18n.current())).join(", ")}`;
-    return el("button", { type: "button", class: "meld", "aria-label": label, "data-meld": String(index), onclick: () => unmeld(index) },
+    return el("button", { type: "button", class: "meld", "aria-label": label, "data-meld": String(index), onclick: () => setHand(hands.unmeld(hand, index)) },
       faces.map((svg) => el("span", { class: "tile small" }, svg)));
   }));
   for (const button of $("palette").querySelectorAll("button")) {
@@ -116,11 +121,6 @@ function tapHand(index) {
   const before = hand;
   setHand(hands.tap(hand, index, mode));
   if (hand !== before && mode !== "remove") setMode("remove");
-}
-
-function unmeld(index) {
-  setHand(hands.unmeld(hand, index));
-  $("hand").focus();
 }
 
 function setMode(chosen) {
@@ -162,7 +162,7 @@ async function ask() {
 const HAND_ONLY = new Set(["not_a_winning_hand", "below_minimum"]);
 
 function drawAnswers() {
-  clearProblems(["hand", "win", "rules", "visible", "expect"]);
+  clearProblems(ANSWER_FIELDS);
   const problems = answers.filter(([, , answer]) => !answer.ok).map(([, , answer]) => answer.body);
   const fatal = problems.some((problem) => !HAND_ONLY.has(problem.code));
   problems.forEach((problem) => showProblem(problem));
@@ -222,8 +222,8 @@ async function updateSheet(next) {
   $("sheet-export").hidden = $("sheet-export").previousElementSibling.hidden = true;
   clearProblems(["sheet"]);
   drawSheet();
+  busy("sheet", sheet.hands.length > 0);
   if (!sheet.hands.length) return;
-  busy("sheet", true);
   const answer = await request.post("settle", sheets.body(sheet, request.rules(state())));
   if (next !== sheet) return;
   if (answer.ok) settled = answer.body;
@@ -347,7 +347,7 @@ function bind() {
     values[kind] = (checked ? [...rest, Number(value)] : rest).sort();
     changed();
   });
-  $("clear").addEventListener("click", () => { setHand(hands.empty()); $("hand").focus(); });
+  $("clear").addEventListener("click", () => setHand(hands.empty()));
   $("add-hand").addEventListener("click", addScored);
   $("add-draw").addEventListener("click", () => updateSheet(sheets.add(sheet, { draw: true })));
   $("move-seats").addEventListener("click", () => updateSheet(sheets.move(sheet)));
