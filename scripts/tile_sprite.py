@@ -56,6 +56,8 @@ def symbol(name: str, text: str) -> str:
 
 def main(argv: list[str]) -> int:
     source = Path(argv[1]) if len(argv) > 1 else ROOT.parent / "shared" / "tiles"
+    if not (source / "Front.svg").is_file():
+        raise SystemExit(f"no tile drawings in {source}: name the folder of the Regular set")
     symbols = [symbol(name, (source / file).read_text()) for name, file in files().items()]
     OUT.write_text(
         '<svg xmlns="http://www.w3.org/2000/svg">' + "".join([*symbols, WHITE]) + "</svg>\n"
