@@ -5,7 +5,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 PORT   ?= 8000
 
-.PHONY: help venv serve test lint typecheck compiled test-compiled bench bench-tools browser-tools node-tools container-test load clean
+.PHONY: help venv serve test lint typecheck compiled test-compiled bench bench-tools browser-tools node-tools container-test load screenshot clean
 
 help:
 	@echo "make serve           run the service with gunicorn on \$$PORT (default 8000)"
@@ -14,6 +14,7 @@ help:
 	@echo "make bench           engine and HTTP benchmarks of the compiled build, as figures"
 	@echo "make load            one minute of saturating load, errors and worker memory"
 	@echo "make container-test  build the image with buildah and check it over HTTP"
+	@echo "make screenshot      shoot docs/playground.png from the real page (README's picture)"
 
 $(VENV)/.created:
 	$(PYTHON) -m venv $(VENV)
@@ -64,13 +65,14 @@ bench-tools:
 		|| (apt-get update -qq && apt-get install -y -qq wrk valgrind) \
 		|| echo "wrk or valgrind is not installed: their figures are skipped"
 
-# Debian's chromium renders GET /docs in tests/test_operations.py. Installed here as root;
-# otherwise `sudo apt-get install chromium` (README). Without it the test is skipped, saying
-# why, and fails with CI set (tests/support/tools.py).
+# Debian's chromium renders GET /docs in tests/test_operations.py and drives the playground in
+# tests/test_playground.py (through Playwright, from the dev dependencies; never its own browser
+# download). Installed here as root; otherwise `sudo apt-get install chromium` (README). Without
+# it those tests skip, saying why, and fail with CI set (tests/support/tools.py).
 browser-tools:
 	@command -v chromium >/dev/null \
 		|| (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium) \
-		|| echo "chromium is not installed: the /docs browser test is skipped (failed with CI set)"
+		|| echo "chromium is not installed: the browser tests are skipped (failed with CI set)"
 
 # Debian's node and npm compile and run tests/typescript/, a TypeScript app made from the
 # contract (tests/test_typescript.py). Installed here as root; otherwise `sudo apt-get install
@@ -88,6 +90,13 @@ load: venv bench-tools
 
 container-test: venv
 	bash scripts/container-test.sh
+
+# The README's picture of the playground, shot from the real page; a CJK font draws 中文.
+screenshot: venv browser-tools
+	@fc-list 2>/dev/null | grep -qi -e wqy -e "cjk" \
+		|| DEBIAN_FRONTEND=noninteractive apt-get install -y -qq fonts-wqy-microhei \
+		|| echo "no CJK font: the language button shows boxes"
+	$(BIN)/python scripts/screenshot.py
 
 clean:
 	rm -rf $(VENV) build dist *.egg-info .pytest_cache .mypy_cache .ruff_cache .hypothesis \

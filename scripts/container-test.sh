@@ -206,6 +206,7 @@ session_pids+=("$run1")
 if check ready "$port" "$run1" "$READY_WAIT"; then
     check score "$port" "$work/run1.out" || failures=$((failures + 1))
     check docs "$port" || failures=$((failures + 1))
+    check playground "$port" || failures=$((failures + 1))
     check metrics "$port" || failures=$((failures + 1))
     check uids "$run1" || failures=$((failures + 1))
     # The image's own HEALTHCHECK command, run in the container as the runtime would.
@@ -273,6 +274,7 @@ if check ready "$port2" "$run2" "$READY_WAIT"; then
     pass "server started on a read-only root (a write to / fails)"
     check score "$port2" "$work/run2.out" || failures=$((failures + 1))
     check docs "$port2" || failures=$((failures + 1))
+    check playground "$port2" || failures=$((failures + 1))
     check metrics "$port2" || failures=$((failures + 1))
     check uids "$run2" || failures=$((failures + 1))
     # Here the session holds only gunicorn (the namespace setup exec'd into it), so signal the

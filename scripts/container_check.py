@@ -3,6 +3,7 @@
     python3 scripts/container_check.py ready   PORT SESSION_PID [SECONDS]
     python3 scripts/container_check.py score   PORT ACCESS_LOG
     python3 scripts/container_check.py docs    PORT
+    python3 scripts/container_check.py playground PORT
     python3 scripts/container_check.py metrics PORT
     python3 scripts/container_check.py uids    SESSION_PID
     python3 scripts/container_check.py master  SESSION_PID
@@ -182,6 +183,25 @@ def check_docs(port: int) -> None:
         report(status == 200 and len(body) > 100, f"GET {asset}: {status}, {len(body)} bytes")
 
 
+def check_playground(port: int) -> None:
+    """GET /, the playground, and every asset it names, from the image itself (package data)."""
+    status, headers, raw = request(port, "GET", "/")
+    page = raw.decode(errors="replace")
+    policy = {k.lower(): v for k, v in headers.items()}.get("content-security-policy", "")
+    report(status == 200 and 'id="palette"' in page, f"GET / (the playground) status {status}")
+    report("script-src 'self'" in policy, f"GET / carries a strict CSP ({policy!r})")
+    assets = re.findall(r'(?:src|href)="(/playground/[^"]*)"', page)
+    report(len(assets) >= 4, f"/ names its own assets: {assets}")
+    for asset in assets:
+        status, _, body = request(port, "GET", asset)
+        report(status == 200 and len(body) > 100, f"GET {asset}: {status}, {len(body)} bytes")
+    modules = ("tiles.js", "hand.js", "request.js", "render.js", "sheet.js", "i18n.js", "link.js")
+    base = assets[0].rsplit("/", 1)[0] if assets else "/playground/none"
+    for name in modules:
+        status, _, body = request(port, "GET", f"{base}/{name}")
+        report(status == 200 and b"export" in body, f"GET {base}/{name}: {status}")
+
+
 def metric(text: str, name: str, **labels: str) -> float:
     """The value of one sample of a Prometheus text exposition (0 if absent)."""
     for line in text.splitlines():
@@ -234,6 +254,8 @@ def main(argv: list[str]) -> int:
         check_score(int(argv[2]), Path(argv[3]))
     elif what == "docs":
         check_docs(int(argv[2]))
+    elif what == "playground":
+        check_playground(int(argv[2]))
     elif what == "metrics":
         check_metrics(int(argv[2]))
     elif what == "uids":

@@ -7,7 +7,8 @@
                                                      item of a batch
     zj_problems_total{code}                          problem documents answered, by code
 
-``route`` is the endpoint's path (``/docs/*`` for the documentation's assets, ``other`` for
+``route`` is the endpoint's path (``/docs/*`` for the documentation's assets, ``/playground/*``
+for the playground's, ``other`` for
 any unknown path, so that clients cannot make up label values); ``method`` is one of the
 methods HTTP defines, else ``other``.
 
@@ -35,7 +36,7 @@ App = Callable[[dict[str, Any], StartResponse], Iterable[bytes]]
 
 ROUTES: Final = frozenset(
     {*OPERATIONS, "/v1/patterns", "/v1/rules", "/livez", "/readyz", "/openapi.yaml", "/docs",
-     "/docs/", "/metrics"}
+     "/docs/", "/metrics", "/"}
 )  # fmt: skip
 METHODS: Final = frozenset(
     {"GET", "HEAD", "POST", "PUT", "DELETE", "CONNECT", "OPTIONS", "TRACE", "PATCH"}
@@ -47,7 +48,10 @@ BUCKETS: Final = (0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.
 def route_of(path: str) -> str:
     if path in ROUTES:
         return path
-    return "/docs/*" if path.startswith("/docs/") else "other"
+    for prefix in ("/docs/", "/playground/"):
+        if path.startswith(prefix):
+            return prefix + "*"
+    return "other"
 
 
 class Metrics:

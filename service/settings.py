@@ -95,6 +95,7 @@ PROFILES = "ZJ_PROFILES"
 METRICS = "ZJ_METRICS"
 # Hands one expected-score request may search (RULES.md §8): its memory and time.
 EXPECT_STATES = "ZJ_EXPECT_STATES"
+PLAYGROUND = "ZJ_PLAYGROUND"
 METRICS_DIR = "PROMETHEUS_MULTIPROC_DIR"
 
 _POSITIVE = "must be a positive number"
@@ -129,6 +130,7 @@ SETTINGS = {
             EXPECT_STATES, lambda: 50_000, _whole(1, 10_000_000),
             "must be a whole number of hands 1-10000000", "50000",
         ),
+        Setting(PLAYGROUND, lambda: True, _flag, "must be 1 (on) or 0 (off)", "1"),
         Setting(METRICS_DIR, lambda: "", _path, "must be a directory path", "a fresh one"),
     )
 }  # fmt: skip

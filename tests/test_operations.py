@@ -47,6 +47,7 @@ BAD = [
     ("ZJ_CORS_ORIGINS", "example.com", "must be * or comma-separated origins such as"
      " https://example.com:8443 (default *)"),
     ("ZJ_METRICS", "yes", "must be 1 (on) or 0 (off) (default 1)"),
+    ("ZJ_PLAYGROUND", "off", "must be 1 (on) or 0 (off) (default 1)"),
 ]  # fmt: skip
 
 

@@ -8,7 +8,7 @@ from typing import Any
 from flask import Flask
 
 from .. import metrics, profiles, settings
-from . import docs, errors, headers, lane, routes
+from . import docs, errors, headers, lane, playground, routes
 from .json import OrjsonProvider
 
 # Flask config key -> the environment variable that sets it (service.settings checks it).
@@ -21,6 +21,8 @@ FROM_ENVIRONMENT = {
     "PROFILES": settings.PROFILES,
     # GET /metrics and the counting behind it (service/metrics.py).
     "METRICS": settings.METRICS,
+    # GET /: the playground page and its files (playground.py).
+    "PLAYGROUND": settings.PLAYGROUND,
 }
 
 
@@ -35,12 +37,18 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     errors.init_app(app)
     app.register_blueprint(routes.bp)
     docs.init_app(app)
+    if app.config["PLAYGROUND"]:
+        playground.init_app(app)
     app.wsgi_app = lane.Lane(app.wsgi_app, app.config["MAX_CONTENT_LENGTH"])  # type: ignore[method-assign]
     if app.config["METRICS"]:
         counted = metrics.enable()
         app.add_url_rule("/metrics", "metrics", routes.metrics_view)
         app.wsgi_app = metrics.Counted(app.wsgi_app, counted)  # type: ignore[method-assign]
     # Outermost, so that every answer carries them, the metrics' too.
-    envelope = headers.Envelope(app.wsgi_app, app.config["CORS_ORIGINS"])
+    envelope = headers.Envelope(
+        app.wsgi_app,
+        app.config["CORS_ORIGINS"],
+        playground.owns if app.config["PLAYGROUND"] else lambda path: False,
+    )
     app.wsgi_app = envelope  # type: ignore[method-assign]
     return app

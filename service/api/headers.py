@@ -36,9 +36,15 @@ def request_id(given: str) -> str:
 class Envelope:
     """WSGI middleware: the request's id in the environ, the common headers on its answer."""
 
-    def __init__(self, app: App, cors_origins: str) -> None:
+    def __init__(
+        self, app: App, cors_origins: str, own_cache: Callable[[str], bool] = lambda path: False
+    ) -> None:
         self.app = app
         self.allowed = {origin.strip() for origin in cors_origins.split(",") if origin.strip()}
+        # The paths whose answers may say themselves how long a browser keeps them (the
+        # playground's files); every other answer, and any of theirs that does not say, is
+        # no-store.
+        self.own_cache = own_cache
 
     def __call__(self, environ: dict[str, Any], start_response: StartResponse) -> Iterable[bytes]:
         given = request_id(environ.get("HTTP_X_REQUEST_ID", ""))
@@ -48,6 +54,7 @@ class Envelope:
             ("X-Content-Type-Options", "nosniff"),
             ("Cache-Control", "no-store"),
         ]
+        own_cache = self.own_cache(environ.get("PATH_INFO", ""))
         origin = environ.get("HTTP_ORIGIN")
         allowed = self.allowed
         if "*" not in allowed:
@@ -70,9 +77,12 @@ class Envelope:
 
         def with_headers(status: str, headers: list[tuple[str, str]], exc_info: Any = None) -> Any:
             # Ours replace the app's (a static file's Cache-Control, say).
-            ours = {name.lower() for name, _ in added}
+            mine = added
+            if own_cache and any(name.lower() == "cache-control" for name, _ in headers):
+                mine = [header for header in added if header[0] != "Cache-Control"]
+            ours = {name.lower() for name, _ in mine}
             kept = [header for header in headers if header[0].lower() not in ours]
-            return start_response(_standard(status), kept + added, exc_info)
+            return start_response(_standard(status), kept + mine, exc_info)
 
         return self.app(environ, with_headers)
 
