@@ -703,10 +703,9 @@ def test_english_and_chinese_switch_every_label_and_pattern_name(visit: Visit) -
     assert shown_score(page) == expected_score(answer) and texts(page, "[data-i18n]") == english
 
 
-# ---- the expected score (API.md "Expected score"): arrives with issue 42 -------------------------
+# ---- the expected score (API.md "Expected score") ---------------------------------------------
 
 
-@pytest.mark.xfail(strict=True, reason="expect lands with issue 42")
 def test_each_discards_expected_score_and_win_chance_are_the_apis(visit: Visit) -> None:
     visit.open()
     page = visit.page
