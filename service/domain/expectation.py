@@ -148,16 +148,43 @@ def _joined(
     return tuple(cost), tuple(lower), tuple(keep)
 
 
+def _joined_at(
+    a: tuple[tuple[int, ...], ...], b: tuple[tuple[int, ...], ...], index: int
+) -> tuple[int, int, int]:
+    """``_joined(a, b)`` at one index only: the whole hand's distance and masks."""
+    a_cost, a_lower, a_keep = a
+    b_cost, b_lower, b_keep = b
+    cost = FAR
+    lower = keep = 0
+    for index_a in range(index + 1):
+        index_b = index - index_a
+        if index_b > 9 or index_a & index_b & 1:
+            continue
+        total = a_cost[index_a] + b_cost[index_b]
+        if total < cost:
+            cost = total
+            lower = a_lower[index_a] | b_lower[index_b]
+            keep = a_keep[index_a] | b_keep[index_b]
+        elif total == cost < FAR:
+            lower |= a_lower[index_a] | b_lower[index_b]
+            keep |= a_keep[index_a] | b_keep[index_b]
+    return cost, lower, keep
+
+
+_PAIRED: Final = 1 << 32  # two suit keys as one int
+
+
 class Outlook(Room):
     """One request's hands as the search reads them: the forms they win in beside the melds
     (``Room``), each hand's moves and each win's score, kept while the request is answered
     (its evaluations meet the same hands)."""
 
-    __slots__ = ("discard", "known", "melds", "rules", "scores", "self_draw", "winner")
+    __slots__ = ("discard", "known", "melds", "pairs", "rules", "scores", "self_draw", "winner")
 
     def __init__(self, hand: Hand, melds: tuple[Meld, ...], seat: str, rules: Rules) -> None:
         super().__init__(melds, table_for(rules).wins)
         self.known: dict[int, tuple[int, int, int]] = {}
+        self.pairs: dict[int, tuple[tuple[int, ...], ...]] = {}
         self.scores: dict[tuple[int, int, bool], float] = {}
         self.winner = hand
         self.melds = melds
@@ -184,6 +211,16 @@ class Outlook(Room):
         self.scores[key] = value
         return value
 
+    def pair(self, low: int, high: int) -> tuple[tuple[int, ...], ...]:
+        """Two suits' moves as one (a hand's draw changes one suit: the other pair is kept)."""
+        key = low * _PAIRED + high
+        found = self.pairs.get(key)
+        if found is None:
+            found = self.pairs[key] = _joined(
+                _suit_moves(low, self.room), _suit_moves(high, self.room)
+            )
+        return found
+
     def moves(self, hand: int) -> tuple[int, int, int]:
         found = self.known.get(hand)
         if found is None:
@@ -193,14 +230,12 @@ class Outlook(Room):
     def read(self, hand: int) -> tuple[int, int, int]:
         """``hand``'s distance to a win (0: it wins; shanten + 1), the tiles whose draw
         lowers it and the tiles whose discard keeps it, as masks."""
-        parts = [
-            _suit_moves((hand >> _SHIFT * suit & _DIGITS) + suit * SUIT + self.melded[suit],
-                        self.room)
-            for suit in range(4)
-        ]  # fmt: skip
-        whole = _joined(_joined(parts[0], parts[1]), _joined(parts[2], parts[3]))
-        index = 2 * self.sets + 1
-        distance, lower, keep = whole[0][index], whole[1][index], whole[2][index]
+        keys = [
+            (hand >> _SHIFT * suit & _DIGITS) + suit * SUIT + self.melded[suit] for suit in range(4)
+        ]
+        distance, lower, keep = _joined_at(
+            self.pair(keys[0], keys[1]), self.pair(keys[2], keys[3]), 2 * self.sets + 1
+        )
         if self.seven_pairs or self.thirteen_terminals:
             counts = _counts(hand)
             for form, allowed in ((_seven_pairs, self.seven_pairs),
