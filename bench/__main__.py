@@ -26,6 +26,7 @@ from . import (
     analysis_bench,
     drills,
     engine_bench,
+    expect_bench,
     fixedrate,
     http_bench,
     instructions,
@@ -44,6 +45,9 @@ SYNC_TARGET = 1.2
 ANALYSIS_MEDIAN_MS = 2.0
 ANALYSIS_P99_MS = 10.0
 ANALYSIS_IN_SCORES = 100
+# Expected score (issue #42): by the 14-tile hand's shanten, median and p99 milliseconds; 20x
+# the C++ mahjong-cpp's figures on this kind of machine. Shanten 3: within the budget or none.
+EXPECT_TARGETS = {0: (3.0, None), 1: (20.0, 100.0), 2: (150.0, 750.0), 3: (None, None)}
 
 
 def engine_section(hands: int) -> None:
@@ -101,6 +105,7 @@ def engine_section(hands: int) -> None:
     peer_section(best, max(500, hands // 5))
     instructions_section(max(500, hands // 5))
     analysis_section()
+    expect_section()
     sheet_section()
 
 
@@ -110,6 +115,34 @@ def sheet_section() -> None:
         f"\nScore sheet (service.engine.settle, {hands} hands scored, claimed and drawn, warm):"
         f" median {median:,.1f} ms, slowest of 20 {slowest:,.1f} ms (a background request, which"
         " pauses every 2 ms like a batch)"
+    )
+
+
+def expect_section() -> None:
+    rows = []
+    for row in expect_bench.measure():
+        median_target, p99_target = EXPECT_TARGETS[row.shanten]
+        targets = [f"<= {t:g} ms" for t in (median_target, p99_target) if t is not None]
+        met = (median_target is None or row.median_ms <= median_target) and (
+            p99_target is None or row.p99_ms <= p99_target
+        )
+        rows.append(
+            [
+                f"shanten {row.shanten} ({row.hands} hands)",
+                f"{row.median_ms:,.1f} / {row.p99_ms:,.1f} ms",
+                f"{row.median_states:,.0f}",
+                f"{row.over_budget}",
+                " / ".join(targets) or "within the budget or none",
+                verdict(met),
+            ]
+        )
+    print(
+        table(
+            "Expected score: service.engine.discards with expect (17 draws left), 14-tile hands"
+            " not seen before (caches warmed on others), every discard up to 3-shanten evaluated",
+            ["hands", "median / p99", "hands searched", "over budget", "target", ""],
+            rows,
+        )
     )
 
 

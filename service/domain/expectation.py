@@ -451,11 +451,14 @@ def _search_bounded(graph: _Graph, root: int, draws_left: int, pause: Pause | No
 
 def _solve(graph: _Graph, model: Model, pause: Pause | None) -> tuple[float, float, float, float]:
     """The root's four figures (self-draw and discard win chances, expected score, ready
-    chance) under the best play, by the draws left, from none up."""
+    chance) under the best play, by the draws left, from none up.
+
+    A hand's figures are kept as the play order reads them (``Plays``): the objective first,
+    then the other of score and chance, the ready chance, the self-draw chance.
+    """
     n = len(graph.hands)
     size = sum(graph.unseen) - _tiles(graph.hands[0])
     wall = float(size) if size > 0 else 1.0
-    by_chance = model.objective == "win_probability"
     rate = model.discard_rate / wall
     # Each hand's draws as probabilities, and what is left to discard again.
     draws = [
@@ -467,17 +470,14 @@ def _solve(graph: _Graph, model: Model, pause: Pause | None) -> tuple[float, flo
         [(rate * graph.left(graph.hands[i], tile), won) for tile, won in graph.discard_wins[i]]
         for i in range(n)
     ]
-    ps = [0.0] * n
-    pd = [0.0] * n
-    ev = [0.0] * n
-    ready = [1.0 if distance == 1 else 0.0 for distance in graph.distance]
+    plays = Plays(model.objective == "win_probability", graph.distance)
     for left in range(model.draws_left + 1):
         if left:
-            ps, pd, ev, ready = _draw(graph, draws, stays, ps, pd, ev, ready, by_chance)
-        _others(offered, ps, pd, ev, ready, by_chance)
+            plays = _draw(graph, draws, stays, plays)
+        _others(offered, plays)
         if pause is not None:
             pause()
-    return ps[0], pd[0], ev[0], ready[0]
+    return plays.figures(0)
 
 
 def _tiles(hand: int) -> int:
@@ -487,121 +487,146 @@ def _tiles(hand: int) -> int:
 TIE: Final = 1e-9  # figures this close are one figure: plays alike are told apart further on
 
 
-def _better(
-    a_chance: float, a_value: float, a_ready: float, a_self: float,
-    b_chance: float, b_value: float, b_ready: float, b_self: float,
-    by_chance: bool,
-) -> bool:  # fmt: skip
-    """Whether play a is better than play b: the objective (expected score, or the chance of
-    winning), then the other of the two, then the chance of being ready, then of winning by
-    self-draw. Plays equal by all four have the same figures but the split of the win's
-    ways, so the figures reported never depend on the order plays are tried in."""
-    first_a, first_b = (a_chance, b_chance) if by_chance else (a_value, b_value)
-    if abs(first_a - first_b) > TIE:
-        return first_a > first_b
-    second_a, second_b = (a_value, b_value) if by_chance else (a_chance, b_chance)
+class Plays:
+    """Each hand's figures under its best play with some draws left, in the order plays are
+    compared: the objective (``first``: expected score, or chance of winning), the other of
+    the two (``second``), the chance of being ready, the chance of winning by self-draw.
+    Plays equal by all four have the same figures but the split of the win's ways, so the
+    figures reported never depend on the order plays are tried in."""
+
+    __slots__ = ("by_chance", "first", "ready", "second", "self_drawn")
+
+    def __init__(self, by_chance: bool, distance: list[int]) -> None:
+        n = len(distance)
+        self.by_chance = by_chance
+        self.first = [0.0] * n
+        self.second = [0.0] * n
+        self.ready = [1.0 if d == 1 else 0.0 for d in distance]
+        self.self_drawn = [0.0] * n
+
+    def empty(self) -> Plays:
+        return Plays(self.by_chance, [])
+
+    def better(self, a: int, b: int) -> bool:
+        """Whether hand ``a``'s play is better than hand ``b``'s."""
+        first_a = self.first[a]
+        first_b = self.first[b]
+        if first_a > first_b + TIE:
+            return True
+        if first_a < first_b - TIE:
+            return False
+        return _tie_better(
+            self.second[a], self.ready[a], self.self_drawn[a],
+            self.second[b], self.ready[b], self.self_drawn[b],
+        )  # fmt: skip
+
+    def win_first(self, won: float, self_drawn: bool, i: int) -> bool:
+        """Whether a win worth ``won`` is taken rather than playing on from hand ``i``: unless
+        playing on is better."""
+        first, second = (1.0, won) if self.by_chance else (won, 1.0)
+        if self.first[i] > first + TIE:
+            return False
+        if self.first[i] < first - TIE:
+            return True
+        way = 1.0 if self_drawn else 0.0
+        return not _tie_better(self.second[i], self.ready[i], self.self_drawn[i], second, 1.0, way)
+
+    def win(self, won: float) -> tuple[float, float]:
+        """A win's first and second figures."""
+        return (1.0, won) if self.by_chance else (won, 1.0)
+
+    def figures(self, i: int) -> tuple[float, float, float, float]:
+        """Hand ``i``'s figures: self-draw and discard win chances, expected score, ready."""
+        chance, value = (
+            (self.first[i], self.second[i]) if self.by_chance else (self.second[i], self.first[i])
+        )
+        return self.self_drawn[i], chance - self.self_drawn[i], value, self.ready[i]
+
+
+def _tie_better(
+    second_a: float, ready_a: float, self_a: float, second_b: float, ready_b: float, self_b: float
+) -> bool:
+    """Two plays equal by the objective: the other figure, then ready, then self-draw."""
     if abs(second_a - second_b) > TIE:
         return second_a > second_b
-    if abs(a_ready - b_ready) > TIE:
-        return a_ready > b_ready
-    return a_self > b_self + TIE
-
-
-def _state_better(
-    a: int, b: int, ps: list[float], pd: list[float], ev: list[float], ready: list[float],
-    by_chance: bool,
-) -> bool:  # fmt: skip
-    return _better(ps[a] + pd[a], ev[a], ready[a], ps[a],
-                   ps[b] + pd[b], ev[b], ready[b], ps[b], by_chance)  # fmt: skip
-
-
-def _wins_over(
-    won: float, self_drawn: bool, i: int,
-    ps: list[float], pd: list[float], ev: list[float], ready: list[float], by_chance: bool,
-) -> bool:  # fmt: skip
-    """Whether a win worth ``won`` is taken rather than playing on from hand ``i``: unless
-    playing on is better."""
-    return not _better(ps[i] + pd[i], ev[i], ready[i], ps[i],
-                       1.0, won, 1.0, 1.0 if self_drawn else 0.0, by_chance)  # fmt: skip
+    if abs(ready_a - ready_b) > TIE:
+        return ready_a > ready_b
+    return self_a > self_b + TIE
 
 
 def _draw(
     graph: _Graph,
     draws: list[list[tuple[float, int, float]]],
     stays: list[float],
-    ps: list[float],
-    pd: list[float],
-    ev: list[float],
-    ready: list[float],
-    by_chance: bool,
-) -> tuple[list[float], list[float], list[float], list[float]]:
+    plays: Plays,
+) -> Plays:
     """One more draw: each 14-tile hand's best discard, then each hand's draws weighed."""
     best: list[int] = []
     for children in graph.drawn:
         chosen = -1
         for child in children:
-            if chosen < 0 or _state_better(child, chosen, ps, pd, ev, ready, by_chance):
+            if chosen < 0 or plays.better(child, chosen):
                 chosen = child
         best.append(chosen)
-    n = len(draws)
-    new_ps = [0.0] * n
-    new_pd = [0.0] * n
-    new_ev = [0.0] * n
-    new_ready = [0.0] * n
-    for i in range(n):
+    first = plays.first
+    second = plays.second
+    ready = plays.ready
+    self_drawn = plays.self_drawn
+    after = plays.empty()
+    for i in range(len(draws)):
         stay = stays[i]
-        a_ps = stay * ps[i]
-        a_pd = stay * pd[i]
-        a_ev = stay * ev[i]
+        a_first = stay * first[i]
+        a_second = stay * second[i]
         a_ready = stay * ready[i]
+        a_self = stay * self_drawn[i]
         for p, node, won in draws[i]:
             chosen = i  # the drawn tile discarded again
             if node >= 0:
                 other = best[node]
-                if other >= 0 and _state_better(other, i, ps, pd, ev, ready, by_chance):
+                if other >= 0 and plays.better(other, i):
                     chosen = other
-            if won >= 0 and _wins_over(won, True, chosen, ps, pd, ev, ready, by_chance):
-                a_ps += p
-                a_ev += p * won
+            if won >= 0 and plays.win_first(won, True, chosen):
+                win_first, win_second = plays.win(won)
+                a_first += p * win_first
+                a_second += p * win_second
                 a_ready += p
+                a_self += p
                 continue
-            a_ps += p * ps[chosen]
-            a_pd += p * pd[chosen]
-            a_ev += p * ev[chosen]
+            a_first += p * first[chosen]
+            a_second += p * second[chosen]
             a_ready += p * ready[chosen]
-        new_ps[i] = a_ps
-        new_pd[i] = a_pd
-        new_ev[i] = a_ev
-        new_ready[i] = a_ready
-    return new_ps, new_pd, new_ev, new_ready
+            a_self += p * self_drawn[chosen]
+        after.first.append(a_first)
+        after.second.append(a_second)
+        after.ready.append(a_ready)
+        after.self_drawn.append(a_self)
+    return after
 
 
-def _others(
-    offered: list[list[tuple[float, float]]],
-    ps: list[float],
-    pd: list[float],
-    ev: list[float],
-    ready: list[float],
-    by_chance: bool,
-) -> None:
+def _others(offered: list[list[tuple[float, float]]], plays: Plays) -> None:
     """The three others' discards, before the draw: each a winning tile with its chance, won
     on or let pass (in place)."""
+    first = plays.first
+    second = plays.second
+    ready = plays.ready
+    self_drawn = plays.self_drawn
     for i, wins in enumerate(offered):
         if not wins:
             continue
         for _ in range(OTHERS):
             stay = 1.0
-            a_pd = a_ev = a_ready = 0.0
+            a_first = a_second = a_ready = 0.0
             for p, won in wins:
-                if p > 0 and _wins_over(won, False, i, ps, pd, ev, ready, by_chance):
+                if p > 0 and plays.win_first(won, False, i):
+                    win_first, win_second = plays.win(won)
                     stay -= p
-                    a_pd += p
-                    a_ev += p * won
+                    a_first += p * win_first
+                    a_second += p * win_second
                     a_ready += p
-            ps[i] = stay * ps[i]
-            pd[i] = a_pd + stay * pd[i]
-            ev[i] = a_ev + stay * ev[i]
+            first[i] = a_first + stay * first[i]
+            second[i] = a_second + stay * second[i]
             ready[i] = a_ready + stay * ready[i]
+            self_drawn[i] = stay * self_drawn[i]
 
 
 # --- The entry point -----------------------------------------------------------------------
