@@ -35,7 +35,7 @@ class Operation:
         """Whether the request (its body as JSON) is long work."""
         if self.background or self.long_with is None:
             return self.background
-        return isinstance(payload, dict) and payload.get(self.long_with) is not None
+        return isinstance(payload, dict) and self.long_with in payload
 
     def long_body(self, body: bytes) -> bool:
         """Whether the request is long work, from its body's bytes before they are parsed (the

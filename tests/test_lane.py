@@ -89,16 +89,16 @@ def test_unusual_requests_go_on_to_flask(client: FlaskClient) -> None:
 @pytest.mark.parametrize(
     ("path", "expect", "paused"),
     [
-        ("/v1/discards", {"draws_left": 2}, True),
-        ("/v1/waits", {}, True),
-        ("/v1/discards", None, False),  # no expected score: a single request
+        ("/v1/discards", {"expect": {"draws_left": 2}}, True),
+        ("/v1/waits", {"expect": {}}, True),
+        ("/v1/discards", {}, False),  # no expected score: a single request
     ],
 )
 def test_an_expected_score_is_given_the_servers_pause(
-    path: str, expect: dict[str, Any] | None, paused: bool
+    path: str, expect: dict[str, Any], paused: bool
 ) -> None:
     operation = OPERATIONS[path]
-    payload = {"hand": {"tiles": "123m456p789s1123s"}, "win": {"seat": "E"}, "expect": expect}
+    payload = {"hand": {"tiles": "123m456p789s1123s"}, "win": {"seat": "E"}, **expect}
     with mock.patch.object(engine, operation.name, return_value={}) as answer:
         lane.run(operation, payload, {lane.PAUSE: lambda: None})
     assert answer.call_args.args[0] is payload
