@@ -47,6 +47,8 @@ BAD = [
     ("ZJ_CORS_ORIGINS", "example.com", "must be * or comma-separated origins such as"
      " https://example.com:8443 (default *)"),
     ("ZJ_METRICS", "yes", "must be 1 (on) or 0 (off) (default 1)"),
+    ("ZJ_EXPECT_STATES", "0", "must be a whole number of hands 1-10000000 (default 200000)"),
+    ("ZJ_EXPECT_STATES", "lots", "must be a whole number of hands 1-10000000 (default 200000)"),
 ]  # fmt: skip
 
 
