@@ -23,14 +23,14 @@ asserted.
                ``/livez`` answers throughout and every batch is answered 200 or shed with a
                503 problem document and Retry-After. Then single scores on new connections,
                faster than the server answers them beside batches: each is answered 200 or
-               503. Then 1,000 persistent connections looping scores, analyses and GETs: each
-               request answered 200 or 503. Targets: ``/livez`` under 1 s at p95, every probe
-               within the liveness probe's 2 s; storm scores answered within 1 s at p99; the
-               storm at the full ``STORM_RATE``.
+               503. Then 1,000 persistent connections looping scores, analyses, expected
+               scores and GETs: each request answered 200 or 503. Targets: ``/livez`` under
+               1 s at p95, every probe within the liveness probe's 2 s; storm scores answered
+               within 1 s at p99; the storm at the full ``STORM_RATE``.
 (5) framing:   malformed chunking, conflicting lengths, a body cut short, an over-limit
                ``Expect: 100-continue``: 4xx problem documents, no traceback in the log.
-(6) ahead:     a ``/livez`` sent after a hundred long hand analyses are queued on one worker is
-               answered before the last of them.
+(6) ahead:     a ``/livez`` sent after a few expected scores and a hundred long hand analyses
+               are queued on one worker is answered before the last of them.
 """
 
 from __future__ import annotations
@@ -95,6 +95,13 @@ SCORE_BODY = _score_body()
 # One of the longest hand analyses (~1.7 ms compiled): 14 one-suit tiles, every discard ready
 # on several waits, each scored twice.
 ANALYSIS_BODY = json.dumps({"hand": {"tiles": "11123455678999m"}, "win": {"seat": "E"}}).encode()
+# An expected score (API.md ``expect``): long work, with the batches (service/turns.py). Two
+# melds and a full wall: ~0.25 s in pure Python, 1,589 hands searched.
+EXPECT_BODY = json.dumps({
+    "hand": {"tiles": "11235s555z", "melds": [{"kind": "pung", "tiles": "777z"},
+                                              {"kind": "chow", "tiles": "456p"}]},
+    "win": {"seat": "E"}, "expect": {"draws_left": 17, "discard_rate": 0.5},
+}).encode()  # fmt: skip
 
 
 # --- clients ----------------------------------------------------------------------------------
@@ -482,7 +489,7 @@ def overload(seconds: float = 5, clients: int = 16) -> Drill:
     1000-item batches; the same with invalid items; single scores on new connections at
     ``STORM_RATE``/s (or what the machine can accept, see ``STORM_SHARE``) beside two loops of
     legal batches; ``CROWD`` persistent connections
-    looping scores, hand analyses and GETs."""
+    looping scores, hand analyses, expected scores and GETs."""
     outcomes: dict[str, list[tuple[str, dict[str, Any]]]] = {}
     seen: dict[str, Probes] = {}
     with server.gunicorn(workers=2, env=ENV) as srv:
@@ -573,9 +580,9 @@ def storm(port: int, seconds: float, rate: int) -> dict[str, Any]:
 
 def crowd(port: int, seconds: float, connections: int) -> dict[str, Any]:
     """``connections`` persistent connections, each sending its next request as soon as the
-    last is answered, for ``seconds``: a quarter of them loop single scores, a quarter hand
-    analyses (a long one), a quarter the catalogue and a quarter ``/livez`` (which skips the
-    turns). A connection the server closes
+    last is answered, for ``seconds``: a fifth of them loop single scores, a fifth hand
+    analyses (a long one), a fifth expected scores (long work), a fifth the catalogue and a
+    fifth ``/livez`` (which skips the turns). A connection the server closes
     (after its last answer) is dialled again. One ``selectors`` loop: a thread per connection
     would cost more than the server."""
     requests = [
@@ -583,6 +590,7 @@ def crowd(port: int, seconds: float, connections: int) -> dict[str, Any]:
         fixedrate.raw_request(
             server.HOST, port, "POST", "/v1/discards", ANALYSIS_BODY, close=False
         ),
+        fixedrate.raw_request(server.HOST, port, "POST", "/v1/discards", EXPECT_BODY, close=False),
         fixedrate.raw_request(server.HOST, port, "GET", "/v1/patterns", b"", close=False),
         fixedrate.raw_request(server.HOST, port, "GET", "/livez", b"", close=False),
     ]
@@ -726,30 +734,34 @@ def framing() -> Drill:
     return judged("framing errors", holds, {**seen, "traceback_in_log": "Traceback" in log})
 
 
-def ahead(queued: int = 100) -> Drill:
-    """(6) ``queued`` of the longest hand analyses, each on a connection of its own, sent to
-    one worker at once, then ``/livez``: the probe is answered before the last of them. An
-    order, not a speed: they wait one behind another whatever each costs, and the probe must
-    not wait among them. The queue timeout is raised so that none is shed: a shed analysis
-    would end at the timeout (a time), not behind the work ahead of it."""
+def ahead(queued: int = 100, expected: int = 4) -> Drill:
+    """(6) ``expected`` expected scores (long work), then ``queued`` of the longest hand
+    analyses, each on a connection of its own, sent to one worker at once, then ``/livez``:
+    the probe is answered before the last of them. An order, not a speed: they wait one
+    behind another whatever each costs, and the probe must not wait among them. The queue
+    timeout is raised so that none is shed: a shed analysis would end at the timeout (a time),
+    not behind the work ahead of it."""
     patient = {**ENV, "ZJ_QUEUE_TIMEOUT": "60"}
     with server.gunicorn(workers=1, env=patient) as srv:
-        analysis = fixedrate.raw_request(server.HOST, srv.port, "POST", "/v1/discards",
-                                         ANALYSIS_BODY)  # fmt: skip
+        analysis, expectation = (
+            fixedrate.raw_request(server.HOST, srv.port, "POST", "/v1/discards", body)
+            for body in (ANALYSIS_BODY, EXPECT_BODY)
+        )
         livez = fixedrate.raw_request(server.HOST, srv.port, "GET", "/livez", b"")
-        statuses, unanswered = race(srv.port, [analysis] * queued, livez)
+        work = [expectation] * expected + [analysis] * queued
+        statuses, unanswered = race(srv.port, work, livez)
         log = srv.log()
-    probe_status = statuses.pop(queued, None)
+    probe_status = statuses.pop(len(work), None)
     counted: dict[str, int] = {}
     for status in statuses.values():
         counted[str(status)] = counted.get(str(status), 0) + 1
     holds = {
         "/livez answered 200": probe_status == 200,
-        "before the last analysis queued ahead of it": unanswered > 0,
-        "every analysis answered 200": counted == {"200": queued},
+        "before the last request queued ahead of it": unanswered > 0,
+        "every expected score and analysis answered 200": counted == {"200": len(work)},
         "no traceback": "Traceback" not in log,
     }
-    facts = {"analyses": counted, "analyses_unanswered_when_livez_was": unanswered}
+    facts = {"expected_scores_and_analyses": counted, "unanswered_when_livez_was": unanswered}
     return judged("probe ahead of queued work", holds, facts)
 
 

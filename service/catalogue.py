@@ -26,6 +26,7 @@ from .request import (
     PatternsQuerySchema,
     load,
 )
+from .settings import EXPECT_STATES, setting
 
 _QUERY = PatternsQuerySchema()
 
@@ -116,5 +117,6 @@ def rules(body_bytes: int = MAX_BODY) -> dict[str, Any]:
             "house_rule_value": MAX_VALUE,
             "sheet_hands": MAX_SHEET_HANDS,
             "player_name_characters": MAX_NAME,
+            "expect_states": setting(EXPECT_STATES),
         },
     }

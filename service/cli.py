@@ -8,6 +8,8 @@
     zj-score waits request.json          # a waits request as JSON
     zj-score waits 13m456p789s1125s5z --visible 2m2m   # not ready: shanten and useful tiles
     zj-score discards 123m456p789s11234s   # a hand after its draw: each discard analysed
+    zj-score discards 123m456p789s11235s --visible 4s --expect --draws-left 12 --discard-rate 0.5
+                                         # ... with each discard's win chance and expected score
     zj-score claim 2.1.2 3.1x2 1.2 --discard W --seat S   # claimed patterns, no tiles
     zj-score claim request.json          # a claim request as JSON
     zj-score settle sheet.json           # a session's score sheet, settled by player
@@ -77,6 +79,7 @@ def _parser() -> argparse.ArgumentParser:
             help=f"a JSON request file, - for stdin (default), or the held tiles ({size} with"
             " the melds)",
         )
+        _expect_options(command)
     for command in (score, waits, discards):
         hand = command.add_argument_group("friendly form (when SOURCE is tiles)")
         if command is score:
@@ -156,6 +159,37 @@ def _parser() -> argparse.ArgumentParser:
             help="a JSON file of house-rule profiles (default: $ZJ_PROFILES)",
         )
     return parser  # fmt: skip
+
+
+def _expect_options(command: argparse.ArgumentParser) -> None:
+    """``expect`` (API.md "Expected score"): each option asks for it, with the JSON form too."""
+    expect = command.add_argument_group(
+        "expected score (the solo model, RULES.md §8; any of these asks for it)"
+    )
+    expect.add_argument(
+        "--expect", action="store_true", help="each discard's win chance and expected score"
+    )
+    expect.add_argument(
+        "--draws-left", type=int, metavar="N", help="draws after this discard, 0-40 (17)"
+    )
+    expect.add_argument(
+        "--discard-rate",
+        type=float,
+        metavar="Q",
+        help="how readily the others let a winning tile go, 0-1 (0: self-draws only)",
+    )
+    expect.add_argument(
+        "--objective",
+        choices=("expected_score", "win_probability"),
+        help="what the play maximises (expected_score)",
+    )
+
+
+def _expect(args: argparse.Namespace) -> dict[str, Any] | None:
+    """The request's ``expect`` from the options, or None if none asks for it."""
+    given = {name: getattr(args, name) for name in ("draws_left", "discard_rate", "objective")}
+    expect = {name: value for name, value in given.items() if value is not None}
+    return expect if expect or args.expect else None
 
 
 def _claim_parser(commands: Any) -> None:
@@ -332,12 +366,39 @@ def describe_waits(response: dict[str, Any]) -> str:
     a hand that is not ready, its shanten and the tiles that bring it closer."""
     waits = response["waits"]
     if not waits:
-        return "Waits    none: no tile completes this hand\n" + _useful(response)
-    lines = [f"Waits    {len(waits)} tile{'s' * (len(waits) != 1)}: "
-             + " ".join(w["tile"] for w in waits)]  # fmt: skip
+        lines = ["Waits    none: no tile completes this hand", _useful(response)]
+    else:
+        lines = [f"Waits    {len(waits)} tile{'s' * (len(waits) != 1)}: "
+                 + " ".join(w["tile"] for w in waits)]  # fmt: skip
     for w in waits:
         lines.append(f"  {w['tile']} {w['glyph']}  {w['remaining']} left  {_ways(w)}")
+    if "expectation" in response:
+        lines += [f"Expected {_figures(response['expected'])}", _model(response["expectation"])]
     return "\n".join(lines)
+
+
+def _figures(expected: dict[str, Any] | None) -> str:
+    """A play's figures on one line (API.md ``expected``); '-' when it has none."""
+    if expected is None:
+        return "-"
+    by = expected["win_by"]
+    return (
+        f"{expected['expected_score']:.2f}, win {expected['win_probability']:.1%}"
+        f" (self-draw {by['self_draw']:.1%}, discard {by['discard']:.1%}),"
+        f" ready {expected['ready_probability']:.1%}"
+    )
+
+
+def _model(expectation: dict[str, Any]) -> str:
+    """How the expected scores were found (API.md ``expectation``), on one line."""
+    limited = expectation["limited"]
+    why = {"too_far": "4 or more from ready", "budget": "over the search's budget"}
+    return (
+        f"Model    {expectation['model']}, {expectation['draws_left']} draws left, discard rate"
+        f" {expectation['discard_rate']:g}, best {expectation['objective'].replace('_', ' ')};"
+        f" {expectation['unseen']} unseen, {expectation['states']} hands searched"
+        f" ({expectation['search']})" + (f"; '-': {why[limited]}" if limited else "")
+    )
 
 
 def _ways(wait: dict[str, Any]) -> str:
@@ -365,6 +426,8 @@ def describe_discards(response: dict[str, Any]) -> str:
     lines = [f"Shanten  {shanten}" + (" (the hand wins: score it)" if shanten == -1 else "")]
     for d in response["discards"]:
         lines.append(f"Discard  {d['tile']} {d['glyph']}  " + _useful(d).removeprefix("Shanten  "))
+        if "expected" in d:
+            lines.append(f"  expected {_figures(d['expected'])}")
         for w in d.get("waits", []):
             patterns = " ".join(
                 f"{key[0]}:{','.join(w[key]['patterns'])}" for key in ("self_draw", "discard")
@@ -373,6 +436,8 @@ def describe_discards(response: dict[str, Any]) -> str:
             lines.append(
                 f"  wait {w['tile']} {w['glyph']}  {w['remaining']} left  {_ways(w)}  {patterns}"
             )
+    if "expectation" in response:
+        lines.append(_model(response["expectation"]))
     return "\n".join(lines)
 
 
@@ -429,6 +494,10 @@ def _main(argv: Sequence[str] | None, stdin: TextIO, stdout: TextIO) -> int:
         return 2
     if args.command == "score" and args.explain and isinstance(payload, dict):
         payload["explain"] = True
+    if args.command in ("waits", "discards") and isinstance(payload, dict):
+        expect = _expect(args)
+        if expect is not None:
+            payload["expect"] = expect
     try:
         response = operation(payload)
     except Problem as problem:

@@ -7,6 +7,7 @@ time, scores before batches, probes and scrapes aside, and nothing waits long.
 
 from __future__ import annotations
 
+import io
 import time
 from collections import deque
 from collections.abc import Callable, Iterable
@@ -17,7 +18,7 @@ from gevent.event import Event
 
 from . import metrics
 from .api.lane import PAUSE
-from .operations import BACKGROUND
+from .operations import OPERATIONS
 from .reading import Budget, overload_problem, problem_answer
 
 StartResponse = Callable[..., Any]
@@ -51,6 +52,8 @@ class Turns:
     gives its turn away at each of its pauses (every few milliseconds) while others wait; it
     resumes when none is left, or once it has been paused for ``wait``, so that it always
     moves on. A single score thus waits for the requests ahead of it, not for a thousand hands.
+    Every long work of the table of operations (operations.py) waits as a batch does: a
+    settlement, and a hand analysis with ``expect`` (told by its body, read by then).
 
     Each computed answer is held in memory until the client has taken it, so its size counts
     against the worker's budget until the server closes the answer.
@@ -76,7 +79,7 @@ class Turns:
         path = environ.get("PATH_INFO", "")
         if path in UNQUEUED:
             return self.app(environ, start_response)
-        line = self.line(environ["REQUEST_METHOD"], path)
+        line = self.line(environ["REQUEST_METHOD"], path, _body(environ, path))
         if not self.take(line, None if line is self.gets else self.wait):
             return overloaded(environ, start_response, f"no turn within {self.wait:g} s")
         try:
@@ -93,11 +96,15 @@ class Turns:
         self.budget.force(held)
         return _Held(chunks, self.budget, held)
 
-    def line(self, method: str, path: str) -> deque[Waiter]:
-        """Where a request waits for its turn."""
+    def line(self, method: str, path: str, body: bytes = b"") -> deque[Waiter]:
+        """Where a request waits for its turn: long work with the batches. The door
+        (worker.py) asks before the body is read: a request that only its body makes long
+        (``expect``) is judged there as a single one."""
         if method in BODILESS:
             return self.gets
-        return self.batches if path in BACKGROUND else self.scores
+        operation = OPERATIONS.get(path)
+        long = operation is not None and operation.long_body(body)
+        return self.batches if long else self.scores
 
     def waited(self, line: deque[Waiter]) -> float:
         """How long the first request waiting in ``line`` has waited (0: none waits)."""
@@ -180,6 +187,19 @@ class Waiter:
         self.event = Event()
         self.greenlet = gevent.getcurrent()
         self.gone = False  # gave up: its turn goes to the next
+
+
+def _body(environ: dict[str, Any], path: str) -> bytes:
+    """The body of a request that its body may make long work (``Operation.long_with``), left
+    to be read again; else none. The worker has read it into memory (reading.py): this costs
+    a copy of a hand analysis' few hundred bytes."""
+    operation = OPERATIONS.get(path)
+    declared: str = environ.get("CONTENT_LENGTH") or ""
+    if operation is None or operation.long_with is None or not declared.isdigit():
+        return b""
+    body: bytes = environ["wsgi.input"].read(int(declared))
+    environ["wsgi.input"] = io.BytesIO(body)
+    return body
 
 
 def _first(line: deque[Waiter]) -> Waiter | None:

@@ -14,8 +14,9 @@ and ``turns.py`` (the turns at the CPU). What it adds to gunicorn's own gevent w
   ``bad_request``; an ``Expect: 100-continue`` upload over the limit is a 413 before a byte
   of it is sent; an over-limit body is refused as soon as it is known to be one.
 * **One request computes at a time, scores first, and nothing waits long.** Requests take
-  turns at the CPU (``Turns``): scoring requests and GETs in order of arrival, batches as
-  background work that steps aside for them every few milliseconds. Probes and scrapes
+  turns at the CPU (``Turns``): scoring requests and GETs in order of arrival, long work
+  (batches, score sheets, expected scores) in the background, stepping aside for them every
+  few milliseconds. Probes and scrapes
   (``/livez``, ``/readyz``, ``/metrics``) skip the queue, so ``/livez`` answers while the
   worker is saturated. A request with a body is answered 503 ``overloaded`` with
   ``Retry-After`` when its wait would be too long: at the door, unread, if it has already

@@ -339,6 +339,35 @@ def test_waits_errors(client: FlaskClient) -> None:
     problem(client.post("/v1/waits", json=both), 422, "invalid_context")
 
 
+@pytest.mark.parametrize("path", ["/v1/waits", "/v1/discards"])
+@pytest.mark.parametrize(
+    ("expect", "where"),
+    [
+        ({"draws_left": 41}, "expect.draws_left"),
+        ({"draws_left": -1}, "expect.draws_left"),
+        ({"draws_left": 1.5}, "expect.draws_left"),
+        ({"draws_left": "3"}, "expect.draws_left"),
+        ({"discard_rate": 2}, "expect.discard_rate"),
+        ({"discard_rate": -0.1}, "expect.discard_rate"),
+        ({"discard_rate": "0.5"}, "expect.discard_rate"),
+        ({"discard_rate": True}, "expect.discard_rate"),
+        ({"objective": "x"}, "expect.objective"),
+        ({"objective": None}, "expect.objective"),
+        ({"draws": 3}, "expect.draws"),
+        ([], "expect"),
+        (17, "expect"),
+        ("expected_score", "expect"),
+        (None, "expect"),
+    ],
+)
+def test_a_bad_expect_is_an_invalid_request_at_its_path(
+    client: FlaskClient, path: str, expect: Any, where: str
+) -> None:
+    tiles = "123m456p789s1123s" + ("4s" if path == "/v1/discards" else "")
+    body = {"hand": {"tiles": tiles}, "win": {"seat": "E"}, "expect": expect}
+    assert paths(problem(client.post(path, json=body), 422, "invalid_request")) == [where]
+
+
 @pytest.mark.parametrize(("version", "pure_one_suit"), [("3.3", 80), ("2.51", 100)])
 def test_patterns_catalogue(client: FlaskClient, version: str, pure_one_suit: int) -> None:
     body = client.get(f"/v1/patterns?version={version}").get_json()
@@ -364,6 +393,19 @@ def test_rules(client: FlaskClient) -> None:
     ]  # fmt: skip
     assert body["defaults"]["standard_value"] == 25
     assert body["limits"]["batch_items"] == 1000
+    assert body["limits"]["expect_states"] == 200_000
+
+
+def test_rules_report_the_expected_score_budget_in_force(
+    client: FlaskClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("ZJ_EXPECT_STATES", "10")
+    assert client.get("/v1/rules").get_json()["limits"]["expect_states"] == 10
+    melds = [{"kind": "pung", "tiles": "777z"}, {"kind": "chow", "tiles": "456p"}]
+    hand = {"hand": {"tiles": "11235s555z", "melds": melds}, "win": {"seat": "E"}}
+    answer = client.post("/v1/discards", json={**hand, "expect": {"draws_left": 1}}).get_json()
+    assert answer["expectation"]["limited"] == "budget"
+    assert [discard["expected"] for discard in answer["discards"]] == [None] * 5
 
 
 def test_health(client: FlaskClient) -> None:

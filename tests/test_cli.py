@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from service import __version__
+from service import __version__, engine
 from service.cli import main
 from service.domain.rulesets import install_profiles
 
@@ -346,3 +346,71 @@ def test_settle_a_sheet(tmp_path: Path) -> None:
     ]
     code, out = run("settle", str(sheet), "--json")
     assert json.loads(out)["totals"] == {"Ann": -25, "Bob": -40, "Cat": 90, "Dan": -25}
+
+
+MELDS = ("--chow", "123m", "--chow", "456p", "--pung", "777z", "--seat", "S")
+
+
+def test_discards_with_their_expected_scores() -> None:
+    code, out = run(
+        "discards", "2355s9s", *MELDS, "--visible", "1s1s4s", "--draws-left", "2",
+        "--discard-rate", "0.5",
+    )  # fmt: skip
+    assert code == 0
+    request = {
+        "hand": {"tiles": "2355s9s", "melds": [{"kind": "chow", "tiles": "123m"},
+                 {"kind": "chow", "tiles": "456p"}, {"kind": "pung", "tiles": "777z"}]},
+        "win": {"seat": "S"}, "visible": "1s1s4s", "expect": {"draws_left": 2, "discard_rate": 0.5},
+    }  # fmt: skip
+    answer = engine.discards(request)
+    lines = out.splitlines()
+    for discard in answer["discards"]:  # each discard's figures under its line, best first
+        at = lines.index(
+            next(line for line in lines if line.startswith(f"Discard  {discard['tile']}"))
+        )
+        figures = discard["expected"]
+        assert lines[at + 1] == (
+            f"  expected {figures['expected_score']:.2f},"
+            f" win {figures['win_probability']:.1%}"
+            f" (self-draw {figures['win_by']['self_draw']:.1%},"
+            f" discard {figures['win_by']['discard']:.1%}),"
+            f" ready {figures['ready_probability']:.1%}"
+        )
+    model = answer["expectation"]
+    assert lines[-1] == (
+        f"Model    solo-v1, 2 draws left, discard rate 0.5, best expected score;"
+        f" {model['unseen']} unseen, {model['states']} hands searched ({model['search']})"
+    )
+    code, out = run("discards", "2355s9s", *MELDS, "--visible", "1s1s4s", "--json",
+                    "--expect", "--draws-left", "2", "--discard-rate", "0.5")  # fmt: skip
+    assert json.loads(out) == answer
+
+
+def test_waits_expect_from_a_json_request_and_no_figures_beyond_the_budget(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    request = tmp_path / "waits.json"
+    hand = {"hand": {"tiles": "123m456p789s2355s"}, "win": {"seat": "S"}}
+    request.write_text(json.dumps(hand), encoding="utf-8")
+    code, out = run("waits", str(request), "--expect", "--objective", "win_probability")
+    assert code == 0
+    answer = json.loads(out)
+    assert answer == engine.waits({**hand, "expect": {"objective": "win_probability"}})
+    assert answer["expectation"]["draws_left"] == 17 and answer["expected"] is not None
+    monkeypatch.setenv("ZJ_EXPECT_STATES", "1")
+    states = json.loads(run("waits", str(request), "--expect")[1])["expectation"]["states"]
+    code, out = run("waits", "123m456p789s2355s", "--seat", "S", "--expect")
+    assert code == 0
+    assert out.splitlines()[-2:] == [
+        "Expected -",
+        f"Model    solo-v1, 17 draws left, discard rate 0, best expected score; 123 unseen,"
+        f" {states} hands searched (bounded); '-': over the search's budget",
+    ]
+
+
+def test_a_bad_expect_option_is_the_problem_with_its_path() -> None:
+    code, out = run("discards", "2355s9s", *MELDS, "--draws-left", "41")
+    assert (code, out) == (
+        1,
+        "Request does not match the schema: expect.draws_left: must be from 0 to 40\n",
+    )

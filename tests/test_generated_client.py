@@ -155,6 +155,36 @@ def test_analyse_discards(generated: ModuleType, client: Any) -> None:
     assert (wait.tile, wait.self_draw.score, wait.self_draw.patterns) == ("1s", 10, ["1.1", "1.2"])
 
 
+def test_expected_scores_are_typed(generated: ModuleType, client: Any) -> None:
+    models = module(generated, "models")
+    analyse = module(generated, "api.scoring.analyse_discards")
+    list_waits = module(generated, "api.scoring.list_waits")
+    melds = [{"kind": "chow", "tiles": "123m"}, {"kind": "chow", "tiles": "456p"},
+             {"kind": "pung", "tiles": "777z"}]  # fmt: skip
+    hand = {"hand": {"tiles": "2355s9s", "melds": melds}, "win": {"seat": "S"}}
+    expect = models.Expect(
+        draws_left=2, discard_rate=0.5, objective=models.Objective.EXPECTED_SCORE
+    )
+    request = models.WaitsRequest.from_dict(hand)
+    request.expect = expect
+    answer = analyse.sync(client=client, body=request)
+    assert isinstance(answer, models.DiscardsResponse)
+    assert isinstance(answer.expectation, models.Expectation)
+    assert (answer.expectation.model, answer.expectation.draws_left) == ("solo-v1", 2)
+    best = answer.discards[0]
+    assert best.tile == "9s" and isinstance(best.expected, models.Expected)
+    assert isinstance(best.expected.win_by, models.ExpectedWinBy)
+    figures = best.expected
+    assert figures.win_probability == pytest.approx(
+        figures.win_by.self_draw + figures.win_by.discard, abs=2e-4
+    )
+    # The 13 tiles the best discard leaves, the discard seen: the same figures.
+    left = {**hand, "hand": {**hand["hand"], "tiles": "2355s"}, "visible": "9s"}
+    request = models.WaitsRequest.from_dict({**left, "expect": expect.to_dict()})
+    waited = list_waits.sync(client=client, body=request)
+    assert isinstance(waited, models.WaitsResponse) and waited.expected == figures
+
+
 def test_claim_and_settle(generated: ModuleType, client: Any) -> None:
     models = module(generated, "models")
     score_claim = module(generated, "api.score_sheets.score_claim")

@@ -170,6 +170,24 @@ def to_discards(request: dict[str, Any]) -> dict[str, Any]:
     return {**waits, "hand": hand, "visible": t.compact(seen)}
 
 
+# An expected score (``expect``), each of its fields given: the fuzz puts wrong values in each.
+# No draw left: the others' discards only, a search of a few hands (pure Python: ~6 ms).
+EXPECT = {"draws_left": 0, "discard_rate": 0.5, "objective": "win_probability"}
+# The hands an expected score may search here, when the fuzz puts more draws in: the budget
+# (``ZJ_EXPECT_STATES``) is what bounds a hostile one in production too.
+FUZZ_EXPECT_STATES = "20"
+
+
+@pytest.fixture(autouse=True)
+def _small_expect_budget(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("ZJ_EXPECT_STATES", FUZZ_EXPECT_STATES)
+
+
+def expecting(request: dict[str, Any]) -> dict[str, Any]:
+    """A waits or discards request that asks for the expected score too."""
+    return {**request, "expect": dict(EXPECT)}
+
+
 def to_claim(request: dict[str, Any]) -> dict[str, Any]:
     """The claim of what a won hand counts (its patterns and ``rules``), with its way of
     winning and its payer."""
@@ -596,6 +614,8 @@ def test_loader_engine_and_fast_path_on_wrong_values_everywhere() -> None:
             (SCORE_SCHEMA, engine.score, request),
             (WAITS_SCHEMA, engine.waits, waits),
             (WAITS_SCHEMA, engine.discards, to_discards(request)),
+            (WAITS_SCHEMA, engine.waits, expecting(waits)),
+            (WAITS_SCHEMA, engine.discards, expecting(to_discards(request))),
             (CLAIM_SCHEMA, engine.claim, to_claim(request)),
             (SETTLE_SCHEMA, engine.settle, to_sheet(request)),
         )
@@ -621,6 +641,7 @@ def test_fast_path_matches_marshmallow_on_valid_requests() -> None:
         assert check_fast_path(SCORE_SCHEMA, request)
         assert check_fast_path(WAITS_SCHEMA, to_waits(request))
         assert check_fast_path(WAITS_SCHEMA, to_discards(request))
+        assert check_fast_path(WAITS_SCHEMA, expecting(to_discards(request)))
         assert check_fast_path(CLAIM_SCHEMA, to_claim(request))
         assert check_fast_path(SETTLE_SCHEMA, to_sheet(request))
 
@@ -714,13 +735,17 @@ def spliced(draw: st.DrawFn, text: bytes) -> bytes:
 
 @st.composite
 def http_requests(draw: st.DrawFn) -> list[tuple[str, str, bytes]]:
-    """Seven requests around one legal hand: a mutated score, waits, discards, claim and sheet
-    body, a batch of score, waits and the hand, and one of them spliced, cut short or replaced
-    by bytes."""
+    """Seven requests around one legal hand: a mutated score, waits, discards (either maybe with
+    ``expect``), claim and sheet body, a batch of score, waits and the hand, and one of them
+    spliced, cut short or replaced by bytes."""
     request = copy.deepcopy(draw(st.sampled_from(POOL)))
     score = draw(st.one_of(st.just(request), mutated(request)))
-    waits = draw(st.one_of(st.just(to_waits(request)), mutated(to_waits(request))))
-    discards = draw(st.one_of(st.just(to_discards(request)), mutated(to_discards(request))))
+    waits, discards = (
+        draw(st.sampled_from([document, expecting(document)]))
+        for document in (to_waits(request), to_discards(request))
+    )
+    waits = draw(st.one_of(st.just(waits), mutated(waits)))
+    discards = draw(st.one_of(st.just(discards), mutated(discards)))
     claim = draw(st.one_of(st.just(to_claim(request)), mutated(to_claim(request))))
     sheet = draw(st.one_of(st.just(to_sheet(request)), mutated(to_sheet(request))))
     batch = {"items": [score, waits, request]}

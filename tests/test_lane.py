@@ -16,6 +16,10 @@ from flask import Flask
 from flask.testing import FlaskClient
 from hypothesis import HealthCheck, given, settings
 
+from service import engine
+from service.api import lane
+from service.operations import OPERATIONS
+
 from .support.hands import EXAMPLE, request
 from .support.strategies import score_requests
 
@@ -80,3 +84,24 @@ def test_unusual_requests_go_on_to_flask(client: FlaskClient) -> None:
     big = client.post("/v1/score", data=b" " * (2 * 1024 * 1024 + 1), content_type=LANE)
     assert big.status_code == 413
     assert client.get("/v1/score").status_code == 405
+
+
+@pytest.mark.parametrize(
+    ("path", "expect", "paused"),
+    [
+        ("/v1/discards", {"expect": {"draws_left": 2}}, True),
+        ("/v1/waits", {"expect": {}}, True),
+        ("/v1/discards", {}, False),  # no expected score: a single request
+    ],
+)
+def test_an_expected_score_is_given_the_servers_pause(
+    path: str, expect: dict[str, Any], paused: bool
+) -> None:
+    operation = OPERATIONS[path]
+    payload = {"hand": {"tiles": "123m456p789s1123s"}, "win": {"seat": "E"}, **expect}
+    with mock.patch.object(engine, operation.name, return_value={}) as answer:
+        lane.run(operation, payload, {lane.PAUSE: lambda: None})
+    assert answer.call_args.args[0] is payload
+    assert (len(answer.call_args.args) == 2) is paused
+    if paused:  # the server's pause, called no more than every few milliseconds
+        assert isinstance(answer.call_args.args[1], lane._Pacer)

@@ -48,6 +48,8 @@ BAD = [
      " https://example.com:8443 (default *)"),
     ("ZJ_METRICS", "yes", "must be 1 (on) or 0 (off) (default 1)"),
     ("ZJ_PLAYGROUND", "off", "must be 1 (on) or 0 (off) (default 1)"),
+    ("ZJ_EXPECT_STATES", "0", "must be a whole number of hands 1-10000000 (default 50000)"),
+    ("ZJ_EXPECT_STATES", "lots", "must be a whole number of hands 1-10000000 (default 50000)"),
 ]  # fmt: skip
 
 

@@ -11,7 +11,7 @@ from flask.testing import FlaskClient
 from hypothesis import HealthCheck, given, settings
 
 from service import engine
-from service.operations import BACKGROUND, OPERATIONS
+from service.operations import OPERATIONS
 from service.problems import Problem
 
 from .support.strategies import house_rule_requests, score_requests
@@ -372,7 +372,7 @@ def test_sheets_and_claims_over_http(client: FlaskClient) -> None:
 def test_a_sheet_is_background_work_that_pauses_between_hands() -> None:
     # The server's pause (the worker's turns) is offered before each hand, as to a batch's
     # items, so that a 200-hand sheet never holds a probe back.
-    assert "/v1/settle" in BACKGROUND and OPERATIONS["/v1/settle"].background
+    assert OPERATIONS["/v1/settle"].long({"hands": []})
     pauses = []
     engine.settle(copy.deepcopy(SESSION), pause=lambda: pauses.append(1))
     assert len(pauses) == len(SESSION["hands"])

@@ -6,6 +6,7 @@ same worker through a real gunicorn.
 
 from __future__ import annotations
 
+import io
 import time
 from typing import Any
 
@@ -74,6 +75,37 @@ def test_scores_go_before_a_paused_batch_and_batches_run_one_at_a_time() -> None
     # A gives its turn to the scores that wait at its second pause; B starts when A is done.
     assert done == ["A0", "A1", "s", "t", "A2", "B0", "B1", "B2"]
     assert turns.holder is None
+
+
+def test_an_expected_score_waits_with_the_batches_and_its_body_is_read_intact() -> None:
+    hand = {"hand": {"tiles": "123m456p789s11235s"}, "win": {"seat": "E"}}
+    bodies = {
+        "expect": orjson.dumps({**hand, "expect": {"draws_left": 2}}),
+        "plain": orjson.dumps(hand),
+        "scored": orjson.dumps({**hand, "rules": {"minimum": 5}}),
+    }
+    done: dict[str, bytes] = {}
+
+    def app(environ: dict[str, Any], start_response: Any) -> list[bytes]:
+        done[environ["name"]] = environ["wsgi.input"].read(int(environ["CONTENT_LENGTH"]))
+        return [b""]
+
+    turns = Turns(app, wait=10, budget=Budget(1000))
+    assert turns.take(turns.scores, None)  # another request is computing
+
+    def request(name: str) -> None:
+        body = bodies[name]
+        environ = {"REQUEST_METHOD": "POST", "PATH_INFO": "/v1/discards", "name": name,
+                   "CONTENT_LENGTH": str(len(body)), "wsgi.input": io.BytesIO(body)}  # fmt: skip
+        list(turns(environ, lambda status, headers: None))
+
+    greenlets = [gevent.spawn(request, name) for name in bodies]  # the expected score first
+    gevent.sleep(0.01)
+    assert (len(turns.batches), len(turns.scores)) == (1, 2)
+    turns.give()
+    gevent.joinall(greenlets, timeout=5, raise_error=True)
+    assert list(done) == ["plain", "scored", "expect"]  # the single requests went first
+    assert done == bodies
 
 
 @pytest.mark.parametrize(

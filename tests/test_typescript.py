@@ -4,7 +4,8 @@ tests/typescript/ holds the app (client.ts) and its packages, pinned by package-
 openapi-typescript generates the types from openapi.yaml and openapi-fetch makes the calls,
 both at their default settings; strict tsc must compile it (a request field with a `default`
 in the contract would be required in the generated types: openapi-typescript issue #2012),
-and it must get the answers it expects from a real gunicorn (score, waits, batch, a 422).
+and it must get the answers it expects from a real gunicorn (score, waits, an expected score,
+batch, a 422).
 Node and npm come from Debian (`make node-tools`); without them the test is skipped, saying so
 (failed with `CI` set: tests/support/tools.py).
 """
@@ -52,4 +53,4 @@ def compiled() -> Path:
 def test_a_strict_typescript_app_compiles_and_is_answered_as_typed(compiled: Path) -> None:
     with server.gunicorn(workers=1) as live:
         said = _run("node", str(compiled), live.url, timeout=60)
-    assert "score, waits, batch and a 422 as typed" in said
+    assert "score, waits, expected scores, batch and a 422 as typed" in said

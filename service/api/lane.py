@@ -54,8 +54,8 @@ def read_declared(environ: dict[str, Any], size: int) -> bytes:
 
 
 def run(operation: Operation, payload: Any, environ: dict[str, Any]) -> dict[str, Any]:
-    """``operation`` answered, given the server's pause (if it is background work), counted."""
-    pause = environ.get(PAUSE) if operation.background else None
+    """``operation`` answered, given the server's pause (if it is long work), counted."""
+    pause = environ.get(PAUSE) if operation.long(payload) else None
     answer = operation.answer(payload, None if pause is None else _Pacer(pause))
     if metrics.current() is not None:
         metrics.scored(operation.name, operation.hands(answer))

@@ -37,6 +37,24 @@ async function main(): Promise<void> {
   expect("waits", waits.data.waits.map((wait) => wait.tile), ["1s", "4s"]);
   expect("shanten", waits.data.shanten, 0);
 
+  // An expected score: each discard's chance to win and the score to expect, typed.
+  const melds = [
+    { kind: "chow" as const, tiles: "123m" },
+    { kind: "chow" as const, tiles: "456p" },
+    { kind: "pung" as const, tiles: "777z" },
+  ];
+  const expected = await client.POST("/v1/discards", {
+    body: { hand: { tiles: "2355s9s", melds }, win: { seat: "S" }, expect: { draws_left: 2, discard_rate: 0.5 } },
+  });
+  if (expected.data === undefined) throw new Error(`expect: ${JSON.stringify(expected.error)}`);
+  expect("model", expected.data.expectation?.model, "solo-v1");
+  const best = expected.data.discards[0];
+  expect("best discard", best?.tile, "9s");
+  const figures = best?.expected;
+  if (figures === undefined || figures === null) throw new Error("the best discard has no figures");
+  const ways = figures.win_by.self_draw + figures.win_by.discard;
+  expect("win_by sums to win_probability", Math.abs(ways - figures.win_probability) <= 2e-4, true);
+
   const batch = await client.POST("/v1/score/batch", {
     body: {
       items: [
@@ -56,7 +74,7 @@ async function main(): Promise<void> {
   if (refused.error === undefined) throw new Error("a bad hand was scored");
   expect("422 code", refused.error.code, "invalid_request");
   expect("422 path", refused.error.errors.map((error) => error.path), ["hand.tiles"]);
-  console.log("typescript client: score, waits, batch and a 422 as typed");
+  console.log("typescript client: score, waits, expected scores, batch and a 422 as typed");
 }
 
 await main();
