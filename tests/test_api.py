@@ -393,7 +393,7 @@ def test_rules(client: FlaskClient) -> None:
     ]  # fmt: skip
     assert body["defaults"]["standard_value"] == 25
     assert body["limits"]["batch_items"] == 1000
-    assert body["limits"]["expect_states"] == 200_000
+    assert body["limits"]["expect_states"] == 50_000
 
 
 def test_rules_report_the_expected_score_budget_in_force(
