@@ -58,7 +58,7 @@ def _score(hand: dict[str, Any], tiles: list[int], tile: int, by: str) -> float 
     win: dict[str, Any] = {"by": by, "seat": SEAT}
     if by == "discard":
         win["discarder"] = "E"
-    body = {"hand": {**hand, "tiles": t.compact(sorted(tiles)), "winning_tile": t.name(tile)},
+    body = {"hand": {**hand, "tiles": t.compact(sorted(tiles)), "winning_tile": t.compact([tile])},
             "win": win}  # fmt: skip
     try:
         return float(engine.score(body)["score"])
