@@ -477,3 +477,17 @@ def test_a_suits_moves_are_its_neighbours_distances(
             assert bool(lower[index] >> place & 1) == helps, (place, index)
             kept = down is not None and down[index] == now[index] < 99
             assert bool(keep[index] >> place & 1) == kept, (place, index)
+
+
+@pytest.mark.slow
+def test_the_models_bias_against_the_game_is_measured() -> None:
+    """bench/expect_bias.py plays the service's own choices against a shuffled wall: a
+    figure (docs/PERFORMANCE.md), kept runnable here on a few games; every game ends in a
+    win the scorer allows or none, and the rates are proper."""
+    from bench import expect_bias
+
+    for row in expect_bias.measure(games=8, draws_left=3):
+        print(row)
+        assert 0 <= row.game_win <= 1 and 0 <= row.model_win <= 1
+        assert row.game_score >= row.game_win  # every win scores at least 1
+        assert row.model_score >= row.model_win
