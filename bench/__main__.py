@@ -45,6 +45,8 @@ SYNC_TARGET = 1.2
 ANALYSIS_MEDIAN_MS = 2.0
 ANALYSIS_P99_MS = 10.0
 ANALYSIS_IN_SCORES = 100
+ANALYSIS_NEW_MEDIAN_MS = 1.0  # on hands not seen before (issue #42)
+ANALYSIS_NEW_P99_MS = 5.0
 # Expected score (issue #42): by the 14-tile hand's shanten, median and p99 milliseconds; 20x
 # the C++ mahjong-cpp's figures on this kind of machine. Shanten 3: within the budget or none.
 EXPECT_TARGETS = {0: (3.0, None), 1: (20.0, 100.0), 2: (150.0, 750.0), 3: (None, None)}
@@ -149,16 +151,30 @@ def expect_section() -> None:
 def analysis_section() -> None:
     figures = analysis_bench.measure()
     rows = [
+        [
+            "hands not seen (caches warmed on 2,300 others): median",
+            f"{figures.new_median_ms:,.2f} ms",
+            f"<= {ANALYSIS_NEW_MEDIAN_MS:g} ms",
+            f"{figures.new_median_ms / ANALYSIS_NEW_MEDIAN_MS:.2f}",
+            verdict(figures.new_median_ms <= ANALYSIS_NEW_MEDIAN_MS),
+        ],
+        [
+            "hands not seen: p99",
+            f"{figures.new_p99_ms:,.2f} ms",
+            f"<= {ANALYSIS_NEW_P99_MS:g} ms",
+            f"{figures.new_p99_ms / ANALYSIS_NEW_P99_MS:.2f}",
+            verdict(figures.new_p99_ms <= ANALYSIS_NEW_P99_MS),
+        ],
         ["cold pass (caches cleared), mean", f"{figures.cold_ms:,.2f} ms", "", "", ""],
         [
-            "median",
+            "the same hands again: median",
             f"{figures.median_ms:,.2f} ms",
             f"<= {ANALYSIS_MEDIAN_MS:g} ms",
             f"{figures.median_ms / ANALYSIS_MEDIAN_MS:.2f}",
             verdict(figures.median_ms <= ANALYSIS_MEDIAN_MS),
         ],
         [
-            "p99",
+            "the same hands again: p99",
             f"{figures.p99_ms:,.2f} ms",
             f"<= {ANALYSIS_P99_MS:g} ms",
             f"{figures.p99_ms / ANALYSIS_P99_MS:.2f}",
@@ -179,7 +195,7 @@ def analysis_section() -> None:
     print(
         table(
             f"Hand analysis: service.engine.discards, 14 tiles, {figures.analyses:,} seeded"
-            " hands (random deals, near-ready, with melds), caches warm",
+            " hands (random deals, near-ready, with melds): not seen before, then again",
             ["figure", "value", "target", "ratio", ""],
             rows,
         )
