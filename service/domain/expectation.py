@@ -330,6 +330,11 @@ class _Graph:
     def states(self) -> int:
         return len(self.hands) + len(self.drawn)
 
+    def _grow(self) -> None:
+        """One hand more, within the budget (so ``states`` never exceeds it)."""
+        if self.states >= self.budget:
+            raise _TooMany
+
     def left(self, hand: int, tile: int) -> int:
         """Copies of ``tile`` the hand may still draw: r_x(h)."""
         return self.unseen[tile] - _count(hand, tile)
@@ -349,6 +354,7 @@ class _Graph:
         found = self.index.get(hand)
         if found is not None:
             return found
+        self._grow()
         distance, helps, _ = self.outlook.moves(hand)
         number = len(self.hands)
         self.index[hand] = number
@@ -365,8 +371,6 @@ class _Graph:
                         wins.append((tile, won))
         self.discard_wins.append(wins)
         self.depth.append(self.reaching + 1 if number else 0)
-        if self.states > self.budget:
-            raise _TooMany
         return number
 
     def after_draw(self, drawn: int, discards: int) -> int:
@@ -374,6 +378,7 @@ class _Graph:
         found = self.drawn_index.get(drawn)
         if found is not None:
             return found
+        self._grow()
         number = len(self.drawn)
         self.drawn_index[drawn] = number
         children: list[int] = []
