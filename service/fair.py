@@ -6,8 +6,8 @@ client's work is measured in seconds of the worker's time (``charge``), so a req
 computes ten times longer counts ten times more: a batch, a sheet or an expected score counts
 as the long work it is. ``now`` (virtual time) is where the last served client stood; a
 client that arrives starts there, not at its past, so idling earns no credit, while one that
-took more than its share recently keeps that debt (``finish`` > ``now``) until the others
-catch up.
+took more than its share while others waited keeps that debt (``finish`` > ``now``) until
+they catch up. Work done while none else waited is owed to nobody.
 
 With one client, or none waiting, this is first come, first served.
 """
@@ -100,6 +100,8 @@ class Line(Generic[W]):
         """``client``'s request in service has ended: its next one, if any, is scheduled."""
         entry = self._entry(client)
         entry.serving = False
+        if self.first() is None:  # none else waits: work done alone is owed to nobody
+            self.now = max(self.now, entry.finish)
         if entry.waiters and not entry.scheduled:
             self._schedule(client, entry)
         else:

@@ -364,6 +364,14 @@ def test_rules(client: FlaskClient) -> None:
     ]  # fmt: skip
     assert body["defaults"]["standard_value"] == 25
     assert body["limits"]["batch_items"] == 1000
+    assert body["limits"]["client_rate"] is None  # off by default
+
+
+def test_rules_show_the_client_rate_in_force(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("ZJ_CLIENT_RATE", "50")
+    monkeypatch.setenv("ZJ_CLIENT_BURST", "100")
+    body = create_app({"TESTING": True}).test_client().get("/v1/rules").get_json()
+    assert body["limits"]["client_rate"] == {"per_second": 50.0, "burst": 100}
 
 
 def test_health(client: FlaskClient) -> None:

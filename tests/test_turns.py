@@ -159,7 +159,7 @@ def test_scores_and_gets_take_turns_when_both_wait() -> None:
         for line in ("scores", "gets")
         for n in (1, 2)
     }
-    for name, waiter in waiters.items():
+    for waiter in waiters.values():
         waiter.line.append(waiter.client, waiter)
     served: list[str] = []
     for _ in waiters:
