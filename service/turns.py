@@ -37,6 +37,9 @@ RESUME: Final = 1e-6
 # Paths whose requests skip the queue (Turns): probes, which must answer while the worker is
 # saturated (the API's promise for /livez), and the scrapes that show the saturation.
 UNQUEUED: Final = frozenset({"/livez", "/readyz", "/metrics"})
+# Requests of one client a worker lets wait for a turn at once: the client's next ones wait for
+# one of those to end, unqueued, with no queue timeout (``Turns.enter``).
+SHARE: Final = 8
 # Methods without a body: the door lets them in, and they wait for their turn with no time
 # limit (they are cheap, and the API answers them without 503s).
 BODILESS: Final = frozenset({"GET", "HEAD", "OPTIONS"})
@@ -57,7 +60,13 @@ class Turns:
     clients ahead of it, not for a thousand hands nor for one client's thousand requests.
 
     Each request is charged to its client (``identity``) in its line for the time it held the
-    turn. With ``rates``, a client past its rate is answered 429 before it waits.
+    turn. With ``rates``, a client past its rate is answered 429 before it waits. A client
+    with ``SHARE`` requests in the worker already waits for one of them to end before its next
+    one queues (``enter``), for at most ``hold`` seconds (else 503): a client looping requests
+    on hundreds of connections is slowed to its share, instead of each of its requests
+    timing out in the queue and being refused, which invited the next at once and spent the
+    worker on refusals (900 such connections: over 4,000 503s a second, and polite clients
+    waited for the loop for seconds; measured).
 
     Each computed answer is held in memory until the client has taken it, so its size counts
     against the worker's budget until the server closes the answer.
@@ -70,12 +79,16 @@ class Turns:
         budget: Budget,
         identity: Identity | None = None,
         rates: Rates | None = None,
+        hold: float = 10.0,
     ) -> None:
         self.app = app
         self.wait = wait
         self.budget = budget
         self.identity = identity or Identity()
         self.rates = rates
+        self.hold = hold
+        self.inside: dict[str, int] = {}  # each client's requests queued or computing
+        self.held: dict[str, deque[Event]] = {}  # its requests waiting to be let in (enter)
         self.holder: Any = None  # the greenlet computing, if any
         self.serving: tuple[Line[Waiter], str] = (Line(), "")  # its line and client
         self.since = 0.0  # when it took the turn
@@ -101,22 +114,57 @@ class Turns:
             early = self.rates.admit(client)
             if early:
                 return limited(environ, start_response, early)
-        line = self.line(environ["REQUEST_METHOD"], path)
-        if not self.take(line, client, None if line is self.gets else self.wait):
-            return overloaded(environ, start_response, f"no turn within {self.wait:g} s")
+        if not self.enter(client):
+            why = f"this client's requests waited over {self.hold:g} s to be let in"
+            return overloaded(environ, start_response, why)
         try:
-            answer = self.app(environ, start_response)
+            line = self.line(environ["REQUEST_METHOD"], path)
+            if not self.take(line, client, None if line is self.gets else self.wait):
+                return overloaded(environ, start_response, f"no turn within {self.wait:g} s")
             try:
-                chunks = list(answer)
+                answer = self.app(environ, start_response)
+                try:
+                    chunks = list(answer)
+                finally:
+                    close = getattr(answer, "close", None)
+                    if close is not None:
+                        close()
             finally:
-                close = getattr(answer, "close", None)
-                if close is not None:
-                    close()
+                self.give()
         finally:
-            self.give()
+            self.leave(client)
         held = sum(len(chunk) for chunk in chunks)
         self.budget.force(held)
         return _Held(chunks, self.budget, held)
+
+    def enter(self, client: str) -> bool:
+        """Lets a request of ``client`` in to queue: at once while it has fewer than ``SHARE``
+        in, else when one of them leaves it its place (in order), within ``hold`` seconds."""
+        inside = self.inside.get(client, 0)
+        if inside < SHARE:
+            self.inside[client] = inside + 1
+            return True
+        place = Event()
+        self.held.setdefault(client, deque()).append(place)
+        place.wait(self.hold)
+        if place.is_set():  # given the place of one that left
+            return True
+        held = self.held[client]
+        held.remove(place)
+        if not held:
+            del self.held[client]
+        return False
+
+    def leave(self, client: str) -> None:
+        held = self.held.get(client)
+        if held:
+            held.popleft().set()  # its place, handed over
+            if not held:
+                del self.held[client]
+        elif self.inside[client] > 1:
+            self.inside[client] -= 1
+        else:
+            del self.inside[client]
 
     def line(self, method: str, path: str) -> Line[Waiter]:
         """Where a request waits for its turn."""

@@ -134,6 +134,7 @@ class Worker(Reading, GeventWorker):  # type: ignore[misc]  # gunicorn is untype
             self.budget,
             Identity(setting(settings.TRUSTED_PROXIES)),
             None if rate is None else Rates(*rate),
+            self.client_timeout,
         )
         # The door (handle): a request whose wait so far plus the wait ahead of it is over
         # half its time is refused unread, for the cost of a peek and a send.

@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 
 from service.api.lane import PAUSE
 from service.reading import Budget
-from service.turns import SLICE, Turns, Waiter
+from service.turns import SHARE, SLICE, Turns, Waiter
 
 from .test_openapi_spec import validator
 
@@ -230,3 +230,26 @@ def test_turns_never_overlap_and_every_request_ends(
     assert gets == [b"computed"] * len(gets)
     for answer in answers:
         assert answer == b"computed" or orjson.loads(answer)["code"] == "overloaded"
+
+
+def test_a_client_s_requests_past_its_share_wait_to_be_let_in_not_in_the_queue() -> None:
+    """SHARE requests of a client queue at once; its next waits for one to leave (taking its
+    place, in order), and is refused after ``hold``; another client is let in at once."""
+    turns = Turns(lambda environ, start: [], wait=0.1, budget=Budget(1000), hold=0.05)
+    assert all(turns.enter("greedy") for _ in range(SHARE))
+    assert turns.enter("polite")
+    assert not turns.enter("greedy")  # no place within hold
+    assert turns.held == {}
+    turns.hold = 10
+    late = [gevent.spawn(turns.enter, "greedy") for _ in range(2)]
+    gevent.sleep(0.01)
+    assert not any(greenlet.ready() for greenlet in late)
+    turns.leave("greedy")
+    gevent.sleep(0.01)
+    assert [greenlet.value for greenlet in late] == [True, None]  # the first, its place
+    turns.leave("greedy")
+    gevent.joinall(late, timeout=5)
+    assert late[1].value is True and turns.inside["greedy"] == SHARE
+    for client in ["polite"] + ["greedy"] * SHARE:
+        turns.leave(client)
+    assert turns.inside == {} and turns.held == {}
