@@ -213,8 +213,8 @@ def on_exit(server: Any) -> None:
 
 # * reload: never in production (it watches files and restarts workers on change).
 # * forwarded_allow_ips: left at its default ("127.0.0.1,::1", or the FORWARDED_ALLOW_IPS env
-#   var), so X-Forwarded-* headers from arbitrary clients are not trusted; the service uses no
-#   client address for anything but the access log.
+#   var): gunicorn uses it for X-Forwarded-Proto and the like only. Who a client is (its turns
+#   at the CPU, its rate) is the service's own setting, ZJ_TRUSTED_PROXIES (service/clients.py).
 # * The Server header: gunicorn >= 20.1 sends "Server: gunicorn" without the version (the
 #   version is what scanners look for); pyproject requires gunicorn >= 23. Gunicorn has no
 #   setting to drop the header, and an app-set Server header would be sent *in addition*, so

@@ -81,8 +81,11 @@ def example(pattern: Pattern, version: str) -> dict[str, Any]:
     return {"hand": hand, "win": win, "rules": rules}
 
 
-def rules(body_bytes: int = MAX_BODY) -> dict[str, Any]:
-    """GET /v1/rules; ``body_bytes``: the body limit in force (ZJ_MAX_CONTENT_LENGTH)."""
+def rules(
+    body_bytes: int = MAX_BODY, client_rate: tuple[float, int] | None = None
+) -> dict[str, Any]:
+    """GET /v1/rules; ``body_bytes``: the body limit in force (ZJ_MAX_CONTENT_LENGTH),
+    ``client_rate``: the per-client rate and burst (ZJ_CLIENT_RATE, ZJ_CLIENT_BURST)."""
     return {
         "service_version": __version__,
         "versions": list(VERSIONS),
@@ -118,5 +121,8 @@ def rules(body_bytes: int = MAX_BODY) -> dict[str, Any]:
             "sheet_hands": MAX_SHEET_HANDS,
             "player_name_characters": MAX_NAME,
             "expect_states": setting(EXPECT_STATES),
+            "client_rate": None
+            if client_rate is None
+            else {"per_second": client_rate[0], "burst": client_rate[1]},
         },
     }

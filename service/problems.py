@@ -31,6 +31,7 @@ KINDS: Final = {
     "not_ready": (503, "Not ready"),
     "bad_request": (400, "Malformed HTTP request"),
     "request_timeout": (408, "Request not received in time"),
+    "rate_limited": (429, "Too many requests"),
     "overloaded": (503, "Service overloaded"),
     "internal_error": (500, "Internal error"),
 }

@@ -33,12 +33,13 @@ HEADERS = (
 
 
 def problem_answer(
-    problem: Problem, given_id: str | None = None
+    problem: Problem, given_id: str | None = None, retry: str | None = None
 ) -> tuple[str, list[tuple[str, str]], bytes]:
     """The status line, headers and body of an answer carrying ``problem``.
 
     ``given_id`` is the request's X-Request-ID header when the request was read (then the
-    answer carries a request id, as the app's do); None when it could not be.
+    answer carries a request id, as the app's do); None when it could not be. ``retry``: the
+    Retry-After seconds (a 503's are ``RETRY_AFTER``).
     """
     body = problem.body()
     headers = [
@@ -46,7 +47,9 @@ def problem_answer(
         ("X-Content-Type-Options", "nosniff"),
     ]
     if problem.status == 503:
-        headers.append(("Retry-After", RETRY_AFTER))
+        retry = RETRY_AFTER
+    if retry is not None:
+        headers.append(("Retry-After", retry))
     if given_id is not None:
         body["request_id"] = request_id(given_id)
         headers.append(("X-Request-ID", body["request_id"]))

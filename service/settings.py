@@ -12,6 +12,7 @@ Light on purpose: no Flask, no gevent, so that the launcher and the config file 
 
 from __future__ import annotations
 
+import ipaddress
 import math
 import os
 import re
@@ -63,6 +64,18 @@ def _origins(text: str) -> str | None:
     return text if origins and all(_ORIGIN.fullmatch(o) for o in origins) else None
 
 
+def _networks(text: str) -> tuple[ipaddress.IPv4Network | ipaddress.IPv6Network, ...] | None:
+    try:
+        found = tuple(
+            ipaddress.ip_network(part.strip(), strict=False)
+            for part in text.split(",")
+            if part.strip()
+        )
+    except ValueError:
+        return None
+    return found or None
+
+
 def _path(text: str) -> str | None:
     return text if "\0" not in text else None
 
@@ -97,6 +110,11 @@ METRICS = "ZJ_METRICS"
 EXPECT_STATES = "ZJ_EXPECT_STATES"
 PLAYGROUND = "ZJ_PLAYGROUND"
 METRICS_DIR = "PROMETHEUS_MULTIPROC_DIR"
+# The proxies (addresses, CIDR ranges) whose X-Forwarded-For names the client (clients.py).
+TRUSTED_PROXIES = "ZJ_TRUSTED_PROXIES"
+# Requests a second each client may send to a worker, and how many at once (clients.Rates).
+CLIENT_RATE = "ZJ_CLIENT_RATE"
+CLIENT_BURST = "ZJ_CLIENT_BURST"
 
 _POSITIVE = "must be a positive number"
 SETTINGS = {
@@ -132,6 +150,15 @@ SETTINGS = {
         ),
         Setting(PLAYGROUND, lambda: True, _flag, "must be 1 (on) or 0 (off)", "1"),
         Setting(METRICS_DIR, lambda: "", _path, "must be a directory path", "a fresh one"),
+        Setting(
+            TRUSTED_PROXIES, tuple, _networks,
+            "must be comma-separated addresses or CIDR ranges such as 10.0.0.0/8", "none",
+        ),
+        Setting(CLIENT_RATE, lambda: None, _number, _POSITIVE + " of requests a second", "off"),
+        Setting(
+            CLIENT_BURST, lambda: None, _whole(1, 1_000_000),
+            "must be a whole number of requests 1-1000000", "one second's worth",
+        ),
     )
 }  # fmt: skip
 
@@ -150,6 +177,15 @@ def setting(name: str) -> Any:
     if value is None:
         raise SystemExit(f"{name}={text!r}: {entry.allowed} (default {entry.shown_default})")
     return value
+
+
+def client_rate() -> tuple[float, int] | None:
+    """The per-client rate and burst in force (ZJ_CLIENT_RATE, ZJ_CLIENT_BURST); None: off."""
+    rate = setting(CLIENT_RATE)
+    if rate is None:
+        return None
+    burst = setting(CLIENT_BURST)
+    return rate, max(1, math.ceil(rate)) if burst is None else burst
 
 
 def check_all() -> None:

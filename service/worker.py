@@ -13,17 +13,19 @@ and ``turns.py`` (the turns at the CPU). What it adds to gunicorn's own gevent w
 * **Framing faults are the client's.** A broken chunked body or a body cut short is a 400
   ``bad_request``; an ``Expect: 100-continue`` upload over the limit is a 413 before a byte
   of it is sent; an over-limit body is refused as soon as it is known to be one.
-* **One request computes at a time, scores first, and nothing waits long.** Requests take
-  turns at the CPU (``Turns``): scoring requests and GETs in order of arrival, long work
-  (batches, score sheets, expected scores) in the background, stepping aside for them every
-  few milliseconds. Probes and scrapes
-  (``/livez``, ``/readyz``, ``/metrics``) skip the queue, so ``/livez`` answers while the
-  worker is saturated. A request with a body is answered 503 ``overloaded`` with
-  ``Retry-After`` when its wait would be too long: at the door, unread, if it has already
-  waited half of ``ZJ_QUEUE_TIMEOUT`` (in the kernel's listen backlog, counted from the
-  kernel's arrival stamp, plus the wait ahead of it here); in the queue, if its turn has not
-  come within ``ZJ_QUEUE_TIMEOUT``. No run of requests keeps the worker's loop from looking
-  for new connections for more than a few milliseconds (``Turns.share_loop``).
+* **One request computes at a time, scores first, clients in turn, and nothing waits long.**
+  Requests take turns at the CPU (``Turns``): scoring requests and GETs, their clients in
+  turn (fair.py), long work (batches, score sheets, expected scores) in the background,
+  stepping aside for them every few milliseconds. Probes and scrapes (``/livez``,
+  ``/readyz``, ``/metrics``) skip the queue, so ``/livez`` answers while the worker is
+  saturated. A request with a body is answered 503
+  ``overloaded`` with ``Retry-After`` when its wait would be too long: at the door, unread,
+  if it has already waited half of ``ZJ_QUEUE_TIMEOUT`` (in the kernel's listen backlog,
+  counted from the kernel's arrival stamp, plus the wait of its client's requests ahead of
+  it here); in the queue, if its turn has not come within ``ZJ_QUEUE_TIMEOUT``. With
+  ``ZJ_CLIENT_RATE``, a client past its rate is answered 429 ``rate_limited`` (clients.py).
+  No run of requests keeps the worker's loop from looking for new connections for more than
+  a few milliseconds (``Turns.share_loop``).
 * **Memory is bounded.** Request bodies and computed responses held by a worker (read but not
   yet scored, or scored but not yet taken by the client) are counted against
   ``ZJ_BUFFER_BYTES``; past it, new bodies are refused with a 503.
@@ -46,6 +48,7 @@ from gunicorn.workers import ggevent
 from gunicorn.workers.ggevent import GeventWorker
 
 from . import metrics, settings
+from .clients import Identity, Rates, client_of
 from .reading import (
     HEADERS,
     Budget,
@@ -125,7 +128,15 @@ class Worker(Reading, GeventWorker):  # type: ignore[misc]  # gunicorn is untype
         self.budget = Budget(int(setting(BUFFER_BYTES)))
         # The app's own body limit (ZJ_MAX_CONTENT_LENGTH), enforced here before the upload.
         self.max_body: int = app.config["MAX_CONTENT_LENGTH"]
-        self.wsgi = Turns(app, setting(QUEUE_TIMEOUT), self.budget)
+        rate = settings.client_rate()
+        self.wsgi = Turns(
+            app,
+            setting(QUEUE_TIMEOUT),
+            self.budget,
+            Identity(setting(settings.TRUSTED_PROXIES)),
+            None if rate is None else Rates(*rate),
+            self.client_timeout,
+        )
         # The door (handle): a request whose wait so far plus the wait ahead of it is over
         # half its time is refused unread, for the cost of a peek and a send.
         self.door = self.wsgi.wait / 2
@@ -143,8 +154,13 @@ class Worker(Reading, GeventWorker):  # type: ignore[misc]  # gunicorn is untype
     def handle(self, listener: Any, client: Any, addr: Any) -> None:
         request = _peek(client)
         if request is not None and request.method not in BODILESS:
-            # Its wait so far (in the kernel's backlog, then here) and the wait ahead of it.
-            ahead = self.wsgi.waited(self.wsgi.line(request.method, request.path))
+            # Its wait so far (in the kernel's backlog, then here) and the wait ahead of it:
+            # its client's own line. Behind a trusted proxy the client is in the headers, not
+            # yet read: then only the wait so far counts.
+            peer = addr[0] if isinstance(addr, tuple) else str(addr)
+            line = self.wsgi.line(request.method, request.path)
+            trusted = self.wsgi.identity.trusts(peer)
+            ahead = 0.0 if trusted else self.wsgi.waited(line, client_of(peer))
             if request.age + ahead > self.door:
                 self._shed(client, request)
                 return

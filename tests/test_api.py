@@ -394,6 +394,7 @@ def test_rules(client: FlaskClient) -> None:
     assert body["defaults"]["standard_value"] == 25
     assert body["limits"]["batch_items"] == 1000
     assert body["limits"]["expect_states"] == 50_000
+    assert body["limits"]["client_rate"] is None  # off by default
 
 
 def test_rules_report_the_expected_score_budget_in_force(
@@ -406,6 +407,13 @@ def test_rules_report_the_expected_score_budget_in_force(
     answer = client.post("/v1/discards", json={**hand, "expect": {"draws_left": 1}}).get_json()
     assert answer["expectation"]["limited"] == "budget"
     assert [discard["expected"] for discard in answer["discards"]] == [None] * 5
+
+
+def test_rules_show_the_client_rate_in_force(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("ZJ_CLIENT_RATE", "50")
+    monkeypatch.setenv("ZJ_CLIENT_BURST", "100")
+    body = create_app({"TESTING": True}).test_client().get("/v1/rules").get_json()
+    assert body["limits"]["client_rate"] == {"per_second": 50.0, "burst": 100}
 
 
 def test_health(client: FlaskClient) -> None:

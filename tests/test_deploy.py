@@ -27,6 +27,9 @@ import pytest
 import yaml
 from gunicorn.config import Config
 
+from service import settings
+from service.clients import Identity
+
 from .support.tools import require_tool
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -88,6 +91,10 @@ def test_deployment_runs_the_image_safely(monkeypatch: pytest.MonkeyPatch) -> No
     env = {e["name"]: e["value"] for e in container["env"]}
     assert env["PORT"] == "8000"
     assert int(env["WEB_CONCURRENCY"]) >= 1
+    # The ingress controller's pods forward the client's address: trusted, and a valid setting.
+    monkeypatch.setenv(settings.TRUSTED_PROXIES, env["ZJ_TRUSTED_PROXIES"])
+    trusted = Identity(settings.setting(settings.TRUSTED_PROXIES))
+    assert trusted.of("10.244.1.7", "203.0.113.9") == "203.0.113.9"
 
     assert container["livenessProbe"]["httpGet"]["path"] == "/livez"
     assert container["readinessProbe"]["httpGet"]["path"] == "/readyz"

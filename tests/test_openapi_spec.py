@@ -190,6 +190,8 @@ def test_every_operation_documents_its_responses(name: str, operation: dict[str,
     expected = {"200", "405", "500"}
     if name.startswith("POST"):
         expected |= {"400", "413", "415", "422"}
+    if name not in ("GET /livez", "GET /readyz", "GET /metrics"):  # never limited (turns.py)
+        expected.add("429")
     assert expected <= responses.keys()
     parameters = [resolve(parameter) for parameter in operation["parameters"]]
     assert any(p["in"] == "header" and p["name"] == "X-Request-ID" for p in parameters)
@@ -198,6 +200,8 @@ def test_every_operation_documents_its_responses(name: str, operation: dict[str,
         assert headers["X-Request-ID"] == {"$ref": "#/components/headers/X-Request-ID"}, status
         if status == "405":
             assert "Allow" in headers
+        if status in ("429", "503") and name != "GET /readyz":
+            assert headers["Retry-After"] == {"$ref": "#/components/headers/Retry-After"}
         if status != "200":
             assert resolve(response)["content"].keys() == {"application/problem+json"}, status
 

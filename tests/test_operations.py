@@ -50,6 +50,11 @@ BAD = [
     ("ZJ_PLAYGROUND", "off", "must be 1 (on) or 0 (off) (default 1)"),
     ("ZJ_EXPECT_STATES", "0", "must be a whole number of hands 1-10000000 (default 50000)"),
     ("ZJ_EXPECT_STATES", "lots", "must be a whole number of hands 1-10000000 (default 50000)"),
+    ("ZJ_TRUSTED_PROXIES", "10.0.0.0/33", "must be comma-separated addresses or CIDR ranges"
+     " such as 10.0.0.0/8 (default none)"),
+    ("ZJ_CLIENT_RATE", "fast", "must be a positive number of requests a second (default off)"),
+    ("ZJ_CLIENT_BURST", "1.5", "must be a whole number of requests 1-1000000 (default one"
+     " second's worth)"),
 ]  # fmt: skip
 
 

@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 
 from service.api.lane import PAUSE
 from service.reading import Budget
-from service.turns import SLICE, Turns, Waiter
+from service.turns import SHARE, SLICE, Turns, Waiter
 
 from .test_openapi_spec import validator
 
@@ -28,7 +28,7 @@ PROBLEM = validator("/components/schemas/Problem")
 def test_a_request_without_a_turn_is_answered_503_with_retry_after() -> None:
     budget = Budget(1000)
     turns = Turns(lambda environ, start: [b"scored"], wait=0.01, budget=budget)
-    assert turns.take(turns.scores, None)  # another request is computing
+    assert turns.take(turns.scores, "other", None)  # another request is computing
     seen: dict[str, Any] = {}
     body = turns(
         {"REQUEST_METHOD": "POST", "HTTP_X_REQUEST_ID": "bad id!"},
@@ -40,7 +40,7 @@ def test_a_request_without_a_turn_is_answered_503_with_retry_after() -> None:
     assert seen["headers"]["Retry-After"] == "1"
     assert document["code"] == "overloaded"
     assert seen["headers"]["X-Request-ID"] == document["request_id"] != "bad id!"
-    assert turns.waited(turns.scores) == 0.0  # the one that gave up left the line
+    assert turns.waited(turns.scores, "") == 0.0  # the one that gave up left the line
 
 
 def test_scores_go_before_a_paused_batch_and_batches_run_one_at_a_time() -> None:
@@ -125,14 +125,20 @@ def test_the_turn_goes_to_scores_then_the_paused_batch_then_a_new_one(
     waiting: dict[str, float], first: str
 ) -> None:
     turns = Turns(lambda environ, start: [], wait=0.1, budget=Budget(1000))
-    assert turns.take(turns.scores, None)
-    gone = Waiter(0.0)
+    assert turns.take(turns.scores, "holder", None)
+    gone = Waiter(0.0, turns.scores, "gone")
     gone.gone = True  # a score that gave up waiting is passed over
-    turns.scores.append(gone)
+    turns.scores.append("gone", gone)
     now = time.monotonic()
-    waiters = {line: Waiter(now - ago) for line, ago in waiting.items()}
+    waiters = {
+        line: Waiter(now - ago, turns.batches if line == "paused" else getattr(turns, line), line)
+        for line, ago in waiting.items()
+    }
     for line, waiter in waiters.items():
-        getattr(turns, line).append(waiter)
+        if line == "paused":
+            turns.paused.append(waiter)
+        else:
+            getattr(turns, line).append(line, waiter)
     turns.give()
     assert [line for line, waiter in waiters.items() if waiter.event.is_set()] == [first]
     assert turns.holder is waiters[first].greenlet
@@ -179,10 +185,14 @@ def test_a_free_turn_waits_for_the_loop_to_poll_only_once_the_loop_has_been_busy
 
 def test_scores_and_gets_take_turns_when_both_wait() -> None:
     turns = Turns(lambda environ, start: [], wait=0.1, budget=Budget(1000))
-    assert turns.take(turns.scores, None)
-    waiters = {f"{line} {n}": Waiter(0.0) for line in ("scores", "gets") for n in (1, 2)}
-    for name, waiter in waiters.items():
-        getattr(turns, name.split()[0]).append(waiter)
+    assert turns.take(turns.scores, "holder", None)
+    waiters = {
+        f"{line} {n}": Waiter(0.0, getattr(turns, line), "client")
+        for line in ("scores", "gets")
+        for n in (1, 2)
+    }
+    for waiter in waiters.values():
+        waiter.line.append(waiter.client, waiter)
     served: list[str] = []
     for _ in waiters:
         turns.give()  # hands the turn to one more waiter
@@ -243,10 +253,35 @@ def test_turns_never_overlap_and_every_request_ends(
     assert all(greenlet.dead for greenlet in greenlets)  # none left waiting
     assert all(line.endswith(" 1 0") or line.endswith(" 1 1") for line in seen), seen
     assert turns.holder is None and not turns.paused
-    assert not [w for w in (*turns.scores, *turns.gets, *turns.batches) if not w.gone]
+    assert not (turns.scores or turns.gets or turns.batches)
+    lines = (turns.scores, turns.gets, turns.batches)
+    assert not [client for line in lines for client in line.clients.values() if client.serving]
     if wait == 10.0:
         assert answers == [b"computed"] * len(requests)
     gets = [answer for answer, (kind, *_) in zip(answers, requests, strict=True) if kind == "get"]
     assert gets == [b"computed"] * len(gets)
     for answer in answers:
         assert answer == b"computed" or orjson.loads(answer)["code"] == "overloaded"
+
+
+def test_a_client_s_requests_past_its_share_wait_to_be_let_in_not_in_the_queue() -> None:
+    """SHARE requests of a client queue at once; its next waits for one to leave (taking its
+    place, in order), and is refused after ``hold``; another client is let in at once."""
+    turns = Turns(lambda environ, start: [], wait=0.1, budget=Budget(1000), hold=0.05)
+    assert all(turns.enter("greedy") for _ in range(SHARE))
+    assert turns.enter("polite")
+    assert not turns.enter("greedy")  # no place within hold
+    assert turns.held == {}
+    turns.hold = 10
+    late = [gevent.spawn(turns.enter, "greedy") for _ in range(2)]
+    gevent.sleep(0.01)
+    assert not any(greenlet.ready() for greenlet in late)
+    turns.leave("greedy")
+    gevent.sleep(0.01)
+    assert [greenlet.value for greenlet in late] == [True, None]  # the first, its place
+    turns.leave("greedy")
+    gevent.joinall(late, timeout=5)
+    assert late[1].value is True and turns.inside["greedy"] == SHARE
+    for client in ["polite"] + ["greedy"] * SHARE:
+        turns.leave(client)
+    assert turns.inside == {} and turns.held == {}

@@ -30,6 +30,8 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     app = Flask(__name__)
     app.json = OrjsonProvider(app)
     app.config.update({key: settings.setting(name) for key, name in FROM_ENVIRONMENT.items()})
+    # The per-client rate the worker enforces (service/turns.py), shown by GET /v1/rules.
+    app.config["CLIENT_RATE"] = settings.client_rate()
     if config:
         app.config.update(config)
     # The house-rule profiles of the process (raises ProfileError for a bad file).

@@ -78,7 +78,8 @@ def patterns() -> dict[str, Any]:
 @bp.get("/v1/rules")
 def rules() -> dict[str, Any]:
     _no_query()
-    return catalogue.rules(body_bytes=current_app.config["MAX_CONTENT_LENGTH"])
+    config = current_app.config
+    return catalogue.rules(config["MAX_CONTENT_LENGTH"], config["CLIENT_RATE"])
 
 
 @bp.get("/livez")
