@@ -53,6 +53,10 @@ class Line(Generic[W]):
         self.now = 0.0
         self.debts = debts
 
+    def __len__(self) -> int:
+        """The requests waiting (those that gave up included until ``first`` passes them)."""
+        return sum(len(entry.waiters) for entry in self.clients.values())
+
     def append(self, client: str, waiter: W) -> None:
         entry = self._entry(client)
         entry.waiters.append(waiter)

@@ -91,7 +91,7 @@ def test_an_expected_score_waits_with_the_batches_and_its_body_is_read_intact() 
         return [b""]
 
     turns = Turns(app, wait=10, budget=Budget(1000))
-    assert turns.take(turns.scores, None)  # another request is computing
+    assert turns.take(turns.scores, "other", None)  # another request is computing
 
     def request(name: str) -> None:
         body = bodies[name]
