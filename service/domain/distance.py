@@ -57,18 +57,22 @@ def suit_distances(key: int, room: list[int]) -> tuple[int, ...]:
     found = _SUIT_DISTANCES.get(key)
     if found is not None:
         return found
-    suit = key // SUIT % 4
-    base = suit * 9
-    size = 9 if suit < 3 else 7
-    place = key % SUIT
-    counts = []
-    for _ in range(size):
-        counts.append(place % 5)
-        place //= 5
-    found = distances(counts, room[base : base + size], suit < 3)
+    base, counts = suit_counts(key)
+    found = distances(counts, room[base : base + len(counts)], base < 27)
     if len(_SHARED) >= 10_000:  # never reached by real suits; bounded all the same
         _SHARED.clear()
     return _SUIT_DISTANCES.put(key, _SHARED.setdefault(found, found))
+
+
+def suit_counts(key: int) -> tuple[int, list[int]]:
+    """A suit key's first tile and counts (nine, or seven for the honours)."""
+    suit = key // SUIT % 4
+    place = key % SUIT
+    counts = []
+    for _ in range(9 if suit < 3 else 7):
+        counts.append(place % 5)
+        place //= 5
+    return suit * 9, counts
 
 
 def distances(counts: list[int], room: list[int], runs: bool) -> tuple[int, ...]:

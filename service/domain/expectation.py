@@ -33,7 +33,7 @@ from math import comb
 from typing import Final, Literal
 
 from . import tiles as t
-from .distance import FAR, POWERS, SUIT, Room, moves
+from .distance import FAR, SUIT, Room, moves, suit_counts
 from .errors import ScoringError
 from .hand import Hand, Meld, Rules, Win
 from .memo import Memo
@@ -103,12 +103,8 @@ def _suit_moves(key: int, room: list[int]) -> tuple[tuple[int, ...], ...]:
     found = _SUIT_MOVES.get(key)
     if found is not None:
         return found
-    suit = key // SUIT % 4
-    base = suit * 9
-    size = 9 if suit < 3 else 7
-    digits = key % SUIT
-    counts = [digits // POWERS[place] % 5 for place in range(size)]
-    now, lower, keep = moves(counts, room[base : base + size], suit < 3)
+    base, counts = suit_counts(key)
+    now, lower, keep = moves(counts, room[base : base + len(counts)], base < 27)
     return _SUIT_MOVES.put(
         key, (now, tuple([mask << base for mask in lower]), tuple([mask << base for mask in keep]))
     )
