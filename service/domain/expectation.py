@@ -11,8 +11,9 @@ objective, carried as four figures of that one play: the chances of winning by s
 by discard, the expected score, and the chance of being ready (or won) at the end.
 
 The hands searched form a graph with the draws left as its layers, solved from the last draw
-back: ``exhaustive`` when every draw and discard of every hand within reach fits the budget
-(the exact optimum of the model), else ``bounded``: the draws that bring the hand closer to a
+back: ``exhaustive`` when a count made beforehand shows that every hand within reach fits the
+budget and ``WHOLE`` (every draw and discard tried: the exact optimum of the model), else
+``bounded``: the draws that bring the hand closer to a
 win, the discards that keep it as close, and, from the hand under evaluation, one step off
 them (a draw that does not help and a discard that keeps the distance: a change of shape or
 wait; and passing a win for another wait). Every other draw is discarded again, which leaves
@@ -20,9 +21,9 @@ the hand as it was. The bounded figures are those of a play the model allows, so
 exceed the exhaustive optimum.
 
 A hand's distance to a win (analysis.py: shanten + 1), the draws that lower it and the
-discards that keep it are read from per-suit tables (the distances of each suit's counts and
-of its counts with a tile more or less), combined across suits with the masks of the tiles
-doing it, in one pass.
+discards that keep it are read from per-suit tables (``distance.moves``: each suit's
+distances, and the kinds its cheapest ways lack or leave spare), combined across suits with
+those masks.
 """
 
 from __future__ import annotations
@@ -304,9 +305,11 @@ class _Graph:
     lists the discards it wins on, ``(tile, score)``.
     """
 
-    def __init__(self, outlook: Outlook, unseen: list[int], budget: int) -> None:
+    def __init__(self, outlook: Outlook, copies: list[int], budget: int) -> None:
         self.outlook = outlook
-        self.unseen = unseen
+        # Each kind's copies the player's hands may hold or draw: 4 less those in the melds,
+        # in ``visible`` and the discard under evaluation.
+        self.copies = copies
         self.budget = budget
         self.index: dict[int, int] = {}
         self.hands: list[int] = []
@@ -333,7 +336,7 @@ class _Graph:
 
     def left(self, hand: int, tile: int) -> int:
         """Copies of ``tile`` the hand may still draw: r_x(h)."""
-        return self.unseen[tile] - _count(hand, tile)
+        return self.copies[tile] - _count(hand, tile)
 
     def next(self, draws_left: int) -> int:
         """The next hand whose draws are to be listed, -1 when none is left."""
@@ -458,7 +461,7 @@ def _solve(graph: _Graph, model: Model, pause: Pause | None) -> tuple[float, flo
     then the other of score and chance, the ready chance, the self-draw chance.
     """
     n = len(graph.hands)
-    size = sum(graph.unseen) - _tiles(graph.hands[0])
+    size = sum(graph.copies) - _tiles(graph.hands[0])
     wall = float(size) if size > 0 else 1.0
     rate = model.discard_rate / wall
     # Each hand's draws as probabilities, and what is left to discard again.
