@@ -42,8 +42,8 @@ COPY service/ service/
 
 # --no-deps: the dependencies come from requirements.lock in the runtime stage, with hashes.
 # The check after it fails the build if the spec did not make it into the wheel as a real,
-# identical file, if the playground's files (package data) are missing, or if the core did not
-# come out compiled (each would only show at run time).
+# identical file, if the playground's files or the suits' table (package data) are missing, or
+# if the core did not come out compiled (each would only show at run time).
 RUN ZJ_COMPILE=1 /opt/build/bin/pip wheel --no-deps --no-build-isolation --wheel-dir /src/dist . \
  && python -c "import pathlib, sys, zipfile; \
 whl = next(pathlib.Path('/src/dist').glob('*.whl')); \
@@ -51,8 +51,10 @@ names = zipfile.ZipFile(whl).namelist(); \
 spec = zipfile.ZipFile(whl).read('service/openapi.yaml'); \
 compiled = [n for n in names if n.startswith('service/domain/scoring.') and n.endswith('.so')]; \
 page = 'service/playground/index.html' in names and 'service/playground/tiles.svg' in names; \
+table = 'service/domain/suits.bin' in names; \
 sys.exit('openapi.yaml missing from ' + whl.name if spec != pathlib.Path('openapi.yaml').read_bytes() \
          else 'the playground missing from ' + whl.name if not page \
+         else 'the suits table missing from ' + whl.name if not table \
          else None if compiled else 'no compiled modules in ' + whl.name)"
 
 # ---------------------------------------------------------------------------------------------

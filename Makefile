@@ -5,7 +5,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 PORT   ?= 8000
 
-.PHONY: help venv serve test lint typecheck compiled test-compiled bench bench-tools browser-tools node-tools container-test load screenshot clean
+.PHONY: help venv serve test suit-table lint typecheck compiled test-compiled bench bench-tools browser-tools node-tools container-test load screenshot clean
 
 help:
 	@echo "make serve           run the service with gunicorn on \$$PORT (default 8000)"
@@ -54,6 +54,11 @@ test: lint typecheck browser-tools node-tools
 
 compiled: venv
 	bash scripts/compile.sh $(BIN)/python
+
+# service/domain/suits.bin, the suits' distances (committed; made again only if distance.py's
+# pass changes): counted by the compiled build.
+suit-table: compiled
+	cd build/compiled && PYTHONPATH=. ../../$(BIN)/python ../../scripts/suit_table.py
 
 test-compiled: compiled
 	cd build/compiled && ../../$(BIN)/pytest -p no:cacheprovider

@@ -18,6 +18,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from service import engine
+from service.domain import distance
 from service.domain import tiles as t
 from service.domain.analysis import Shape
 from service.domain.decompose import Form
@@ -457,3 +458,23 @@ def test_the_order_of_the_tiles_never_changes_the_analysis(
     shuffled = {"hand": {"tiles": [t.repeated(tile) for tile in tiles], "melds": declared},
                 "win": {"seat": "W"}}  # fmt: skip
     assert engine.discards(shuffled) == engine.discards(body)
+
+
+def test_the_suits_table_is_complete_and_holds_the_counted_distances() -> None:
+    """service/domain/suits.bin (scripts/suit_table.py): every suit the melds leave whole with
+    at most 14 tiles; a sample of them read from it equals ``distances`` counted now, and a
+    suit the melds touch, or of more tiles, is counted, not read."""
+    assert len(distance.TABLE) == distance._WAYS[9][14] + distance._sizes(7)[7][14] == 448_480
+    rng = random.Random(7)
+    for _ in range(3000):
+        places = rng.choice((9, 7))
+        counts = [0] * places
+        for _ in range(rng.randrange(15)):
+            place = rng.randrange(places)
+            counts[place] = min(4, counts[place] + 1)
+        suit = 0 if places == 9 else 3
+        key = sum(c * 5**p for p, c in enumerate(counts)) + suit * distance.SUIT
+        assert distance.tabled(key, counts) == distances(counts, [4] * places, places == 9)
+    assert distance.tabled(4 * distance.SUIT + 1, [1] + [0] * 8) is None  # a meld in the suit
+    assert distance.rank([4, 4, 4, 3, 0, 0, 0, 0, 0]) == -1  # 15 tiles
+    assert distance.rank([0] * 9) == 0 and distance.rank([0] * 8 + [1]) == 1

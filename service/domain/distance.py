@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+from array import array
+from importlib import resources
 from typing import Final
 
 from .hand import Meld, visible
@@ -53,15 +55,79 @@ _SHARED: Final[dict[tuple[int, ...], tuple[int, ...]]] = {}
 
 
 def suit_distances(key: int, room: list[int]) -> tuple[int, ...]:
-    """One suit's distances, index 2 * sets + pair (sets 0-4, pair 0-1), from its key."""
+    """One suit's distances, index 2 * sets + pair (sets 0-4, pair 0-1), from its key: read
+    from ``TABLE`` when the melds leave the suit whole, else counted (``distances``)."""
     found = _SUIT_DISTANCES.get(key)
     if found is not None:
         return found
     base, counts = suit_counts(key)
-    found = distances(counts, room[base : base + len(counts)], base < 27)
+    found = tabled(key, counts)
+    if found is None:
+        found = distances(counts, room[base : base + len(counts)], base < 27)
     if len(_SHARED) >= 10_000:  # never reached by real suits; bounded all the same
         _SHARED.clear()
     return _SUIT_DISTANCES.put(key, _SHARED.setdefault(found, found))
+
+
+# Every suit the melds leave whole (each kind's room 4) with at most ``TABLED`` tiles, and its
+# distances, 4 bits each (15: FAR), in the order ``rank`` numbers them: the numbered suits'
+# first, then the honours'. Made by scripts/suit_table.py from ``distances``; a test holds a
+# sample of it to them. Read once (3.6 MB): a suit not seen before costs a look-up, not a pass.
+TABLED: Final = 14
+FILE: Final = "suits.bin"
+
+
+def _sizes(places: int) -> list[list[int]]:
+    """``[k][s]``: how many ways ``k`` kinds hold at most ``s`` tiles, at most 4 of each."""
+    ways = [[1] * (TABLED + 1)]
+    for kinds in range(1, places + 1):
+        ways.append(
+            [sum(ways[kinds - 1][s - c] for c in range(min(4, s) + 1)) for s in range(TABLED + 1)]
+        )
+    return ways
+
+
+_WAYS: Final = _sizes(9)
+_HONOURS_AT: Final = _WAYS[9][TABLED]  # where the honours' entries start
+
+
+def rank(counts: list[int]) -> int:
+    """The number of a suit's counts among those of its length with at most ``TABLED`` tiles,
+    in order (the first kind's count first, then the next), or -1 past ``TABLED``."""
+    left = TABLED
+    number = 0
+    places = len(counts)
+    for place, count in enumerate(counts):
+        if count > left:
+            return -1
+        rest = _WAYS[places - 1 - place]
+        for lower in range(count):
+            number += rest[left - lower]
+        left -= count
+    return number
+
+
+def _load() -> array[int]:
+    """The table, empty where it is not made yet (as the script that makes it runs)."""
+    table = array("Q")
+    found = resources.files(__package__).joinpath(FILE)
+    if found.is_file():
+        table.frombytes(found.read_bytes())
+    return table
+
+
+TABLE: Final = _load()
+
+
+def tabled(key: int, counts: list[int]) -> tuple[int, ...] | None:
+    """The distances of a suit the melds leave whole, from ``TABLE``; None for another."""
+    if key >= _MELDED or not TABLE:
+        return None  # the melds hold some of its kinds
+    number = rank(counts)
+    if number < 0:
+        return None
+    packed = TABLE[number if len(counts) == 9 else _HONOURS_AT + number]
+    return tuple([FAR if (packed >> 4 * i & 15) == 15 else packed >> 4 * i & 15 for i in range(10)])
 
 
 def suit_counts(key: int) -> tuple[int, list[int]]:
