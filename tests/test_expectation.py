@@ -19,14 +19,16 @@ from hypothesis import strategies as st
 
 from service import engine
 from service.domain import tiles as t
-from service.domain.distance import distances, moves
+from service.domain.distance import SUIT, distances, moves
 from service.domain.errors import ScoringError
 from service.domain.expectation import (
+    _SUIT_MOVES,
     Model,
     Outlook,
     _figures,
     _Graph,
     _search_bounded,
+    _suit_moves,
     expect,
     packed,
 )
@@ -494,3 +496,22 @@ def test_the_models_bias_against_the_game_is_measured() -> None:
         assert 0 <= row.game_win <= 1 and 0 <= row.model_win <= 1
         assert row.game_score >= row.game_win  # every win scores at least 1
         assert row.model_score >= row.model_win
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.lists(st.integers(0, 4), min_size=9, max_size=9).filter(lambda c: sum(c) <= 14),
+    st.integers(0, 3),
+)
+def test_a_whole_suits_moves_read_from_the_table_are_its_counted_moves(
+    counts: list[int], suit: int
+) -> None:
+    """Suits the melds leave whole read their masks from their neighbours in the table; the
+    one pass of ``distance.moves`` counts them: the two agree."""
+    counts = counts[:7] if suit == 3 else counts
+    key = sum(c * 5**p for p, c in enumerate(counts)) + suit * SUIT
+    now, lower, keep = moves(counts, [4] * len(counts), suit < 3)
+    base = 9 * suit
+    expected = (now, tuple(m << base for m in lower), tuple(m << base for m in keep))
+    _SUIT_MOVES.cache_clear()
+    assert _suit_moves(key, [4] * 34) == expected

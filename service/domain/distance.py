@@ -17,6 +17,7 @@ POWERS: Final = tuple(5**place for place in range(9))
 # hold above that (zero for a suit the melds do not touch, which is most of them).
 SUIT: Final = 5**9
 _MELDED: Final = 4 * SUIT
+WHOLE_SUITS: Final = _MELDED  # the keys below it: suits the melds leave whole
 
 
 class Room:

@@ -34,7 +34,17 @@ from math import comb
 from typing import Final, Literal
 
 from . import tiles as t
-from .distance import FAR, SUIT, Room, moves, suit_counts
+from .distance import (
+    FAR,
+    POWERS,
+    SUIT,
+    TABLE,
+    WHOLE_SUITS,
+    Room,
+    moves,
+    suit_counts,
+    suit_distances,
+)
 from .errors import ScoringError
 from .hand import Hand, Meld, Rules, Win
 from .memo import Memo
@@ -100,15 +110,34 @@ class Search:
 
 def _suit_moves(key: int, room: list[int]) -> tuple[tuple[int, ...], ...]:
     """One suit's distances (index 2 * sets + pair, as ``distance.suit_distances``), and for
-    each index the masks of the tiles whose draw lowers it and whose discard keeps it."""
+    each index the masks of the tiles whose draw lowers it and whose discard keeps it: for a
+    suit the melds leave whole, read from its neighbours' distances in the table (a tile more
+    or less); for another, counted in one pass (``distance.moves``)."""
     found = _SUIT_MOVES.get(key)
     if found is not None:
         return found
     base, counts = suit_counts(key)
-    now, lower, keep = moves(counts, room[base : base + len(counts)], base < 27)
-    return _SUIT_MOVES.put(
-        key, (now, tuple([mask << base for mask in lower]), tuple([mask << base for mask in keep]))
-    )
+    if key >= WHOLE_SUITS or not TABLE:
+        now, lower, keep = moves(counts, room[base : base + len(counts)], base < 27)
+        return _SUIT_MOVES.put(
+            key, (now, tuple([m << base for m in lower]), tuple([m << base for m in keep]))
+        )
+    now = suit_distances(key, room)
+    lowers = [0] * 10
+    keeps = [0] * 10
+    for place, count in enumerate(counts):
+        bit = 1 << base + place
+        if count < 4:
+            more = suit_distances(key + POWERS[place], room)
+            for index in range(10):
+                if more[index] < now[index]:
+                    lowers[index] |= bit
+        if count:
+            less = suit_distances(key - POWERS[place], room)
+            for index in range(10):
+                if less[index] == now[index] < FAR:
+                    keeps[index] |= bit
+    return _SUIT_MOVES.put(key, (now, tuple(lowers), tuple(keeps)))
 
 
 # Suits met by searches, with their masks: ~300 bytes an entry; bounded as every table keyed
