@@ -76,7 +76,7 @@ class Model:
     draws_left: int = 17
     discard_rate: float = 0.0
     objective: Objective = "expected_score"
-    budget: int = 100_000
+    budget: int = 50_000  # ZJ_EXPECT_STATES's default; the engine sets the server's
 
     def within(self, budget: int) -> Model:
         """The same question with ``budget`` states to answer it."""

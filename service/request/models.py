@@ -77,7 +77,8 @@ def make_meld(kind: str, tiles: tuple[int, ...], concealed: bool = False) -> Mel
 def make_expect(
     draws_left: int = 17, discard_rate: float = 0.0, objective: str = "expected_score"
 ) -> Model:
-    """``expect``: the budget is the server's (``expectation.BUDGET`` until it says)."""
+    """``expect``: the question asked; the engine gives it the server's budget
+    (``ZJ_EXPECT_STATES``)."""
     return Model(draws_left, discard_rate, "win_probability" if objective == "win_probability"
                  else "expected_score")  # fmt: skip
 
