@@ -10,9 +10,11 @@ from typing import Any
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
+from marshmallow import ValidationError
 
 from service import create_app, engine
 from service.domain.rulesets import install_profiles
+from service.request import WaitsRequestSchema
 
 from .support.contract import SPEC_PATH, ContractClient
 from .support.hands import EXAMPLE, request
@@ -366,6 +368,15 @@ def test_a_bad_expect_is_an_invalid_request_at_its_path(
     tiles = "123m456p789s1123s" + ("4s" if path == "/v1/discards" else "")
     body = {"hand": {"tiles": tiles}, "win": {"seat": "E"}, "expect": expect}
     assert paths(problem(client.post(path, json=body), 422, "invalid_request")) == [where]
+
+
+def test_the_schema_alone_refuses_a_null_expect() -> None:
+    """marshmallow, the authority, says what the fast path says (a null ``expect`` is no
+    object), not only the answer built from both."""
+    body = {"hand": {"tiles": "123m456p789s1123s"}, "win": {"seat": "E"}, "expect": None}
+    with pytest.raises(ValidationError) as refused:
+        WaitsRequestSchema().load(body)
+    assert refused.value.messages == {"expect": ["Field may not be null."]}
 
 
 @pytest.mark.parametrize(("version", "pure_one_suit"), [("3.3", 80), ("2.51", 100)])

@@ -308,7 +308,7 @@ class WaitsRequestSchema(Schema):
     win = fields.Nested(WaitingWinSchema, required=True)
     rules = fields.Nested(RulesSchema, load_default=Rules)
     visible = Tiles(longest=(MAX_SEEN_STRING, MAX_SEEN_LIST), load_default=tuple)
-    expect = fields.Nested(ExpectSchema, load_default=None)
+    expect = fields.Nested(ExpectSchema, load_default=None, allow_none=False)
 
 
 class ClaimWinSchema(_Model):
