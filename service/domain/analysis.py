@@ -121,20 +121,19 @@ def discards(
     unseen = _unseen(hand.tiles, melds, seen)
     counts = t.counts(hand.tiles)
     found = []
+    waiting: dict[int, Hand] = {}  # the 13 tiles each discard leaves
     for tile in sorted(set(hand.tiles)):
         counts[tile] -= 1
         analysis = shape.analyse(counts, unseen)
         counts[tile] += 1
-        kept = list(hand.tiles)
-        kept.remove(tile)
-        waiting = hand.replace(tiles=tuple(kept))
-        scored = _scored_waits(waiting, melds, ways, rules, analysis)
+        waiting[tile] = _without(hand, tile)
+        scored = _scored_waits(waiting[tile], melds, ways, rules, analysis)
         found.append(Discard(tile, analysis, tuple(scored)))
     found.sort(key=Discard.rank)
     shanten = shape.shanten(counts)
     if model is None:
         return shanten, found, None
-    left = [_without(hand, discard.tile) for discard in found]
+    left = [waiting[discard.tile] for discard in found]
     figures, expectation = _expected(left, melds, win.seat, rules, unseen, model, pause)
     expected = [
         Discard(discard.tile, discard.analysis, discard.waits, figure)
