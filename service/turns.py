@@ -158,6 +158,10 @@ class Turns:
             del self.held[client]
         return False
 
+    def crowding(self, client: str) -> bool:
+        """Whether ``client`` already has its share of requests in (``enter``)."""
+        return self.inside.get(client, 0) >= SHARE
+
     def leave(self, client: str) -> None:
         held = self.held.get(client)
         if held:

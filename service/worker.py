@@ -22,7 +22,8 @@ and ``turns.py`` (the turns at the CPU). What it adds to gunicorn's own gevent w
   ``overloaded`` with ``Retry-After`` when its wait would be too long: at the door, unread,
   if it has already waited half of ``ZJ_QUEUE_TIMEOUT`` (in the kernel's listen backlog,
   counted from the kernel's arrival stamp, plus the wait of its client's requests ahead of
-  it here); in the queue, if its turn has not come within ``ZJ_QUEUE_TIMEOUT``. With
+  it here; after the ``Retry-After`` second when its client already has its share in); in
+  the queue, if its turn has not come within ``ZJ_QUEUE_TIMEOUT``. With
   ``ZJ_CLIENT_RATE``, a client past its rate is answered 429 ``rate_limited`` (clients.py).
   No run of requests keeps the worker's loop from looking for new connections for more than
   a few milliseconds (``Turns.share_loop``).
@@ -51,6 +52,7 @@ from . import metrics, settings
 from .clients import Identity, Rates, client_of
 from .reading import (
     HEADERS,
+    RETRY_AFTER,
     Budget,
     Reading,
     answer_and_close,
@@ -71,6 +73,12 @@ setting = settings.setting
 # could stay piled on one worker for good (the score rate swung from 44% to 133% of livez's
 # between benchmark runs); redialled, they go to whichever worker is free to accept first.
 REQUESTS_PER_CONNECTION: Final = 100
+# Seconds a door refusal is held back when its client already has its share of requests in
+# the worker (Worker._shed): the Retry-After it states. Refused at once, 900 connections of one
+# client redialling after each 503 spun the worker's loop on a busy machine (1,281-3,478
+# refusals in 5 s beside polite clients, bursts of 18,053; polite p99 86-290 ms); held back,
+# 716-909 and p99 55-200 ms (docs/PERFORMANCE.md, 2026-11-27).
+TARPIT: Final = float(RETRY_AFTER)
 _PEEK = 256  # bytes of a request looked at before it is read: its method and path
 # Linux's SO_TIMESTAMPNS (asm-generic/socket.h; Python's socket module does not name it): the
 # kernel stamps each segment with the time it arrived, so a worker taking a connection knows
@@ -160,9 +168,10 @@ class Worker(Reading, GeventWorker):  # type: ignore[misc]  # gunicorn is untype
             peer = addr[0] if isinstance(addr, tuple) else str(addr)
             line = self.wsgi.line(request.method, request.path)
             trusted = self.wsgi.identity.trusts(peer)
-            ahead = 0.0 if trusted else self.wsgi.waited(line, client_of(peer))
+            who = client_of(peer)
+            ahead = 0.0 if trusted else self.wsgi.waited(line, who)
             if request.age + ahead > self.door:
-                self._shed(client, request)
+                self._shed(client, request, slow=not trusted and self.wsgi.crowding(who))
                 return
         client.setblocking(1)
         # No single read or write may stall longer (a client that stops reading its answer);
@@ -170,11 +179,16 @@ class Worker(Reading, GeventWorker):  # type: ignore[misc]  # gunicorn is untype
         client.settimeout(self.client_timeout + 1)
         super(GeventWorker, self).handle(listener, client, addr)
 
-    def _shed(self, client: Any, request: Arrival) -> None:
+    def _shed(self, client: Any, request: Arrival, slow: bool) -> None:
         """Answers 503 a request that would wait too long, before reading it: under overload,
         refusing must cost far less than serving (a request read, parsed and then refused
         after its wait cost as much as one scored, and new connections piled up in the
-        kernel's backlog for seconds: measured)."""
+        kernel's backlog for seconds: measured).
+
+        ``slow`` when its client already has its share of requests in the worker
+        (``Turns.crowding``): the refusal then comes after the ``Retry-After`` it states, so
+        that a client redialling after each 503 is held to one refusal a second per
+        connection (``TARPIT``)."""
         metrics.outside(request.path, request.method, 503, "overloaded")
         self.shed += 1
         now = time.monotonic()
@@ -187,6 +201,8 @@ class Worker(Reading, GeventWorker):  # type: ignore[misc]  # gunicorn is untype
             )
             self.shed, self.shed_logged = 0, now
         client.settimeout(self.client_timeout)
+        if slow:
+            gevent.sleep(TARPIT)
         # The rest of the request may still be coming: read and dropped until the client
         # closes, so that our close sends no reset.
         answer_and_close(client, self.door_answer, self.client_timeout, self.max_body + HEADERS)
