@@ -36,6 +36,8 @@ from service.domain.hand import Hand, Meld, Rules, Win, declared_melds
 from service.domain.scoring import best_score
 from service.request import WaitsRequestSchema, loader
 
+from .support import oracle
+
 _WAITS = loader(WaitsRequestSchema())
 
 # --- The oracle ---------------------------------------------------------------------------
@@ -521,3 +523,57 @@ def test_a_whole_suits_moves_read_from_the_table_are_its_counted_moves(
     expected = (now, tuple(m << base for m in lower), tuple(m << base for m in keep))
     _SUIT_MOVES.cache_clear()
     assert _suit_moves(key, [4] * 34) == expected
+
+
+_FORMS = frozenset({"standard", "seven_pairs", "thirteen_terminals"})
+
+
+@st.composite
+def _whole_hands(draw: st.DrawFn) -> list[int]:
+    """13 tiles without melds, often near Seven Pairs or Thirteen Terminals."""
+    near = draw(st.sampled_from(["pairs", "orphans", "any"]))
+    kinds = st.integers(0, 33)
+    if near == "pairs":
+        tiles = [kind for kind in draw(st.lists(kinds, min_size=5, max_size=6)) for _ in "xx"]
+    elif near == "orphans":
+        tiles = draw(st.lists(st.sampled_from(oracle.ORPHANS), min_size=9, max_size=13))
+    else:
+        tiles = []
+    tiles += draw(st.lists(kinds, min_size=13 - len(tiles), max_size=13 - len(tiles)))
+    counts = [min(4, tiles.count(kind)) for kind in range(34)]
+    kind = draw(kinds)
+    while sum(counts) < 13:  # back to 13 where a fifth copy was dropped
+        kind = (kind + 7) % 34
+        counts[kind] += counts[kind] < 4
+    return counts
+
+
+@settings(max_examples=200, deadline=None)
+@given(_whole_hands(), st.integers(0, 33))
+def test_a_hands_moves_are_the_oracles(counts: list[int], drawn: int) -> None:
+    """A hand's distance, the draws that lower it, and after a draw the discards that keep
+    it, as the search reads them (suit tables and the irregular forms combined), are the
+    shanten oracle's: every draw and every discard counted on its own."""
+    outlook = Outlook(Hand(tiles=(0,) * 13), (), "E", Rules())
+
+    def lacked(hand: list[int]) -> int:
+        return oracle.lacked(tuple(hand), 0, (0,) * 34, _FORMS)
+
+    distance, lower, _ = outlook.moves(packed(counts))
+    assert distance == lacked(counts)
+    for kind in range(34):
+        if counts[kind] < 4:
+            more = [*counts[:kind], counts[kind] + 1, *counts[kind + 1 :]]
+            assert bool(lower >> kind & 1) == (lacked(more) < distance), kind
+    if counts[drawn] == 4:
+        return
+    counts[drawn] += 1
+    distance = lacked(counts)
+    assert outlook.moves(packed(counts))[0] == distance
+    if distance == 0:
+        return  # a winning hand: any discard leaves it ready, none is asked of the masks
+    keep = outlook.moves(packed(counts))[2]
+    for kind in range(34):
+        if counts[kind]:
+            less = [*counts[:kind], counts[kind] - 1, *counts[kind + 1 :]]
+            assert bool(keep >> kind & 1) == (lacked(less) == distance), kind

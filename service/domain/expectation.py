@@ -262,38 +262,69 @@ class Outlook(Room):
         distance, lower, keep = _joined_at(
             self.pair(keys[0], keys[1]), self.pair(keys[2], keys[3]), 2 * self.sets + 1
         )
-        if self.seven_pairs or self.thirteen_terminals:
-            counts = _counts(hand)
-            for form, allowed in ((_seven_pairs, self.seven_pairs),
-                                  (_thirteen_terminals, self.thirteen_terminals)):  # fmt: skip
-                if not allowed:
+        if self.seven_pairs or self.thirteen_terminals:  # only without melds: keys are whole
+            pairs = odd = held = paired = triples = plain = 0
+            for key in keys:
+                forms = _suit_forms(key)
+                pairs += forms[0]
+                odd |= forms[1]
+                held |= forms[2]
+                paired |= forms[3]
+                triples |= forms[4]
+                plain |= forms[5]
+            for other, other_lower, other_keep, allowed in (
+                (7 - pairs, odd, odd, self.seven_pairs),
+                (*_thirteen_terminals(held, paired, triples, plain), self.thirteen_terminals),
+            ):
+                if not allowed or other > distance:
                     continue
-                other, other_lower, other_keep = form(counts)
                 if other < distance:
                     distance, lower, keep = other, other_lower, other_keep
-                elif other == distance:
+                else:
                     lower |= other_lower
                     keep |= other_keep
         return distance, lower, keep
 
 
-def _seven_pairs(counts: list[int]) -> tuple[int, int, int]:
-    """Four alike are two pairs: an odd count pairs with one more, and gives one away."""
-    odd = sum(1 << tile for tile, count in enumerate(counts) if count & 1)
-    return 7 - sum(count // 2 for count in counts), odd, odd
+def _suit_forms(key: int) -> tuple[int, int, int, int, int, int]:
+    """What the irregular forms read of one whole suit: its pairs (four alike are two), and as
+    masks its kinds held an odd number of times, its terminals and honours held, held twice or
+    more, held three times or more, and its other kinds held."""
+    found = _SUIT_FORMS.get(key)
+    if found is not None:
+        return found
+    base, counts = suit_counts(key)
+    pairs = odd = held = paired = triples = plain = 0
+    for place, count in enumerate(counts):
+        bit = 1 << base + place
+        pairs += count // 2
+        if count & 1:
+            odd |= bit
+        if not count:
+            continue
+        if bit & _ORPHAN_MASK:
+            held |= bit
+            paired |= bit if count >= 2 else 0
+            triples |= bit if count >= 3 else 0
+        else:
+            plain |= bit
+    found = _SUIT_FORMS[key] = (pairs, odd, held, paired, triples, plain)
+    return found
 
 
-def _thirteen_terminals(counts: list[int]) -> tuple[int, int, int]:
-    held = [tile for tile in t.ORPHANS if counts[tile]]
-    paired = [tile for tile in t.ORPHANS if counts[tile] >= 2]
-    lower = _ORPHAN_MASK & ~sum(1 << tile for tile in held)
+# Every whole suit's key (5**9 * 3 + 5**7 at most: bounded by the game, not by clients).
+_SUIT_FORMS: Final[dict[int, tuple[int, int, int, int, int, int]]] = {}
+
+
+def _thirteen_terminals(held: int, paired: int, triples: int, plain: int) -> tuple[int, int, int]:
+    """The distance to Thirteen Terminals and its masks, from the orphans held (once, twice or
+    more, three times or more) and the other kinds held: every other kind is a discard that
+    keeps the distance, and so is an orphan's copy beyond the one pair kept."""
+    lower = _ORPHAN_MASK & ~held
     if not paired:
-        lower |= sum(1 << tile for tile in held)
-    keep = sum(1 << tile for tile, count in enumerate(counts) if count) & ~_ORPHAN_MASK
-    for tile in paired:
-        if counts[tile] >= 3 or len(paired) > 1:
-            keep |= 1 << tile
-    return 14 - len(held) - (1 if paired else 0), lower, keep
+        lower |= held
+    keep = plain | triples | (paired if paired & (paired - 1) else 0)
+    return 14 - held.bit_count() - (1 if paired else 0), lower, keep
 
 
 def _counts(hand: int) -> list[int]:
@@ -594,17 +625,22 @@ def _draw(
     plays: Plays,
 ) -> Plays:
     """One more draw: each 14-tile hand's best discard, then each hand's draws weighed."""
-    best: list[int] = []
-    for children in graph.drawn:
-        chosen = -1
-        for child in children:
-            if chosen < 0 or plays.better(child, chosen):
-                chosen = child
-        best.append(chosen)
     first = plays.first
     second = plays.second
     ready = plays.ready
     self_drawn = plays.self_drawn
+    # Each 14-tile hand's best discard. Plays are told apart by ``first`` alone unless it ties
+    # (``Plays.better`` then): most comparisons end there, without a call.
+    best: list[int] = []
+    for children in graph.drawn:
+        chosen = children[0] if children else -1
+        top = first[chosen] if children else 0.0
+        for child in children:
+            value = first[child]
+            if value > top + TIE or (value >= top - TIE and plays.better(child, chosen)):
+                chosen = child
+                top = value
+        best.append(chosen)
     after = plays.empty()
     for i in range(len(draws)):
         stay = stays[i]
@@ -616,8 +652,11 @@ def _draw(
             chosen = i  # the drawn tile discarded again
             if node >= 0:
                 other = best[node]
-                if other >= 0 and plays.better(other, i):
-                    chosen = other
+                if other >= 0:
+                    value = first[other]
+                    here = first[i]
+                    if value > here + TIE or (value >= here - TIE and plays.better(other, i)):
+                        chosen = other
             if won >= 0 and plays.win_first(won, True, chosen):
                 win_first, win_second = plays.win(won)
                 a_first += p * win_first
