@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from typing import Final
 
 from . import tiles as t
-from .distance import FAR, POWERS, Room, suit_distances
+from .distance import FAR, PAIRED, POWERS, Room, suit_distances
 from .errors import InvalidHand
 from .expectation import Figures, Limited, Model, Outlook, Pause, expect
 from .hand import Hand, Meld, Rules, Win, declared_melds, visible
@@ -219,12 +219,20 @@ def _unseen(held: tuple[int, ...], melds: tuple[Meld, ...], seen: Sequence[int])
 class Shape(Room):
     """What the analysis of one hand reads (``Room``): its shanten and useful tiles."""
 
+    __slots__ = ("pairs",)
+
+    def __init__(self, melds: tuple[Meld, ...], wins: frozenset[str]) -> None:
+        super().__init__(melds, wins)
+        # Two suits' distances joined, by their keys: a draw or a discard changes one suit,
+        # so the other two suits' join recurs through the analysis.
+        self.pairs: dict[int, tuple[int, ...]] = {}
+
     def shanten(self, counts: list[int]) -> int:
         """The hand's shanten: 13 tiles (with the melds), or 14 (-1: it wins)."""
         return self.distance(counts, self.keys(counts)) - 1
 
     def distance(self, counts: list[int], keys: list[int]) -> int:
-        best = _regular(keys, self.room, self.sets)
+        best = self._regular(keys)
         if self.seven_pairs:
             best = min(best, 7 - sum(count // 2 for count in counts))
         if self.thirteen_terminals:
@@ -256,6 +264,29 @@ class Shape(Room):
                 useful.append(Useful(tile, max(0, unseen[tile])))
         return Analysis(shanten, tuple(useful))
 
+    def _regular(self, keys: list[int]) -> int:
+        """The distance to the sets and a pair the concealed tiles must make (the melds are
+        the other sets), by a min-plus sum of the suits' distances."""
+        low = self._pair(keys[0], keys[1])
+        high = self._pair(keys[2], keys[3])
+        sets = self.sets
+        best = FAR
+        for made in range(sets + 1):
+            for pair in (0, 1):
+                cost = low[2 * made + pair] + high[2 * (sets - made) + 1 - pair]
+                if cost < best:
+                    best = cost
+        return best
+
+    def _pair(self, low: int, high: int) -> tuple[int, ...]:
+        key = low * PAIRED + high
+        found = self.pairs.get(key)
+        if found is None:
+            found = self.pairs[key] = _combined(
+                suit_distances(low, self.room), suit_distances(high, self.room)
+            )
+        return found
+
     def _alone(self, counts: list[int], tile: int) -> bool:
         """No tile held or melded near ``tile``: nothing it could form a set with."""
         if tile >= t.EAST:
@@ -276,20 +307,6 @@ class Shape(Room):
 
 
 _ORPHANS: Final = frozenset(t.ORPHANS)
-
-
-def _regular(keys: list[int], room: list[int], sets: int) -> int:
-    """The distance to ``sets`` sets and a pair from the concealed tiles (the melds are the
-    other sets), by a min-plus sum of the suits' distances."""
-    low = _combined(suit_distances(keys[0], room), suit_distances(keys[1], room))
-    high = _combined(suit_distances(keys[2], room), suit_distances(keys[3], room))
-    best = FAR
-    for made in range(sets + 1):
-        for pair in (0, 1):
-            cost = low[2 * made + pair] + high[2 * (sets - made) + 1 - pair]
-            if cost < best:
-                best = cost
-    return best
 
 
 def _combined(a: tuple[int, ...], b: tuple[int, ...]) -> tuple[int, ...]:

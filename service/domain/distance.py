@@ -18,6 +18,11 @@ POWERS: Final = tuple(5**place for place in range(9))
 SUIT: Final = 5**9
 _MELDED: Final = 4 * SUIT
 WHOLE_SUITS: Final = _MELDED  # the keys below it: suits the melds leave whole
+# Two suit keys of one hand as one int, ``low * PAIRED + high``, for suits (0, 1) and (2, 3), in
+# tables kept for one request. Its melds are fixed, so a suit's keys differ by their counts
+# alone (under 5**9 < 2**32), and suit 0's and suit 2's keys stay 2 * 5**9 apart modulo
+# 4 * 5**9 (``SUIT``, ``_MELDED``): no two pairs get one number.
+PAIRED: Final = 1 << 32
 
 
 class Room:
@@ -167,20 +172,21 @@ def moves(
     (and come out empty).
     """
     # The states reached so far, the fewest tiles added to reach each (FAR: not reached), and
-    # what their cheapest ways lack and leave spare.
+    # what their cheapest ways lack and leave spare; the next kind's in ``ahead`` (two buffers
+    # taking turns, each reset where it was used: a fresh list per kind cost more than the pass).
     states = [0]
     costs = [FAR] * 1024
     costs[0] = 0
+    ahead = [FAR] * 1024
     lacks = [0] * 1024
     spares = [0] * 1024
+    ahead_lacks = [0] * 1024 if masks else lacks
+    ahead_spares = [0] * 1024 if masks else spares
     last = len(counts) - 3
     for kind, have in enumerate(counts):
         cap = room[kind]
         bit = 1 << kind
         reached: list[int] = []
-        ahead = [FAR] * 1024
-        ahead_lacks = [0] * 1024 if masks else lacks
-        ahead_spares = [0] * 1024 if masks else spares
         for state in states:
             spent = costs[state]
             lack = lacks[state]
@@ -207,16 +213,18 @@ def moves(
                             if was == FAR:
                                 reached.append(after)
                             ahead[after] = cost
-                            if masks:
+                            if masks:  # a first way to it: what was there is stale
                                 ahead_lacks[after] = lack | bit if use > have else lack
                                 ahead_spares[after] = spare | bit if use < have else spare
                         elif masks:
                             ahead_lacks[after] |= lack | bit if use > have else lack
                             ahead_spares[after] |= spare | bit if use < have else spare
+        for state in states:
+            costs[state] = FAR
         states = reached
-        costs = ahead
-        lacks = ahead_lacks
-        spares = ahead_spares
+        costs, ahead = ahead, costs
+        lacks, ahead_lacks = ahead_lacks, lacks
+        spares, ahead_spares = ahead_spares, spares
     out = [FAR] * 10
     lower = [0] * 10
     keep = [0] * 10

@@ -36,6 +36,7 @@ from typing import Final, Literal
 from . import tiles as t
 from .distance import (
     FAR,
+    PAIRED,
     POWERS,
     SUIT,
     TABLE,
@@ -197,9 +198,6 @@ def _joined_at(
     return cost, lower, keep
 
 
-_PAIRED: Final = 1 << 32  # two suit keys as one int
-
-
 class Outlook(Room):
     """One request's hands as the search reads them: the forms they win in beside the melds
     (``Room``), each hand's moves and each win's score, kept while the request is answered
@@ -239,7 +237,7 @@ class Outlook(Room):
 
     def pair(self, low: int, high: int) -> tuple[tuple[int, ...], ...]:
         """Two suits' moves as one (a hand's draw changes one suit: the other pair is kept)."""
-        key = low * _PAIRED + high
+        key = low * PAIRED + high
         found = self.pairs.get(key)
         if found is None:
             found = self.pairs[key] = _joined(
