@@ -33,11 +33,17 @@ class AnalysisFigures:
     score_median_us: float
     new_median_ms: float  # hands not seen before, the caches warmed on others
     new_p99_ms: float
+    new_score_median_us: float  # a single score of a hand not seen before, likewise
 
     @property
     def in_scores(self) -> float:
         """A median analysis, counted in median single score requests."""
         return self.median_ms * 1e3 / self.score_median_us
+
+    @property
+    def new_in_scores(self) -> float:
+        """A median analysis of a new hand, counted in single scores of new hands."""
+        return self.new_median_ms * 1e3 / self.new_score_median_us
 
 
 def _timed(function: Callable[[Any], Any], items: list[Any]) -> list[float]:
@@ -56,6 +62,7 @@ def measure(n: int = 1000, seed: int = 20_261_124, warm: int = 2300) -> Analysis
     payloads = [payload for _, payload in requests]
     scores = handgen.generate(n, seed)
     others = [payload for _, payload in handgen.generate_analysis(warm, seed + 1)]
+    other_scores = handgen.generate(warm, seed + 1)
     gc.freeze()
     try:
         # Hands not seen before: the caches warmed on other hands, each new one timed once.
@@ -63,6 +70,8 @@ def measure(n: int = 1000, seed: int = 20_261_124, warm: int = 2300) -> Analysis
             cached.cache_clear()
         _timed(engine.discards, others)
         new_times = _timed(engine.discards, payloads)
+        _timed(engine.score, other_scores)
+        new_score_times = _timed(engine.score, scores)
         for _, cached in service_caches():
             cached.cache_clear()
         start = time.perf_counter()
@@ -87,4 +96,5 @@ def measure(n: int = 1000, seed: int = 20_261_124, warm: int = 2300) -> Analysis
         score_median_us=statistics.median(score_times) * 1e3,
         new_median_ms=statistics.median(new_times),
         new_p99_ms=statistics.quantiles(new_times, n=100)[98],
+        new_score_median_us=statistics.median(new_score_times) * 1e3,
     )

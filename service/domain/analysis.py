@@ -232,19 +232,31 @@ class Shape(Room):
         return self.distance(counts, self.keys(counts)) - 1
 
     def distance(self, counts: list[int], keys: list[int]) -> int:
-        best = self._regular(keys)
-        if self.seven_pairs:
-            best = min(best, 7 - sum(count // 2 for count in counts))
+        return self._least(keys, *self._irregular(counts))
+
+    def _irregular(self, counts: list[int]) -> tuple[int, int, int]:
+        """What the irregular forms count (0 where the rules do not keep them): the pairs
+        (four alike are two), the terminals and honours held, and whether one is paired."""
+        pairs = sum(count // 2 for count in counts) if self.seven_pairs else 0
+        kinds = paired = 0
         if self.thirteen_terminals:
             kinds = sum(1 for tile in t.ORPHANS if counts[tile])
             paired = any(counts[tile] >= 2 for tile in t.ORPHANS)
+        return pairs, kinds, paired
+
+    def _least(self, keys: list[int], pairs: int, kinds: int, paired: int) -> int:
+        best = self._regular(keys)
+        if self.seven_pairs:
+            best = min(best, 7 - pairs)
+        if self.thirteen_terminals:
             best = min(best, 14 - kinds - paired)
         return best
 
     def analyse(self, counts: list[int], unseen: list[int]) -> Analysis:
-        """The analysis of 13 tiles (with the melds): ``counts`` are restored on return."""
+        """The analysis of 13 tiles (with the melds)."""
         keys = self.keys(counts)
-        shanten = self.distance(counts, keys) - 1
+        irregular = self._irregular(counts)
+        shanten = self._least(keys, *irregular) - 1
         useful = []
         # Every kind with no tile held within two of it (no honour held, for an honour) is
         # alike: a group it joins is made of it and drawn tiles only, and such a group helps
@@ -253,13 +265,12 @@ class Shape(Room):
         for tile in range(t.KINDS):
             if counts[tile] >= self.room[tile]:
                 continue  # all four copies are in the hand: none to draw
-            suit = tile // 9
             if self._alone(counts, tile) and not (self.thirteen_terminals and tile in _ORPHANS):
                 if lone is None:
-                    lone = self._lowers(counts, keys, tile, suit, shanten)
+                    lone = self._lowers(counts, keys, irregular, tile, shanten)
                 helps = lone
             else:
-                helps = self._lowers(counts, keys, tile, suit, shanten)
+                helps = self._lowers(counts, keys, irregular, tile, shanten)
             if helps:
                 useful.append(Useful(tile, max(0, unseen[tile])))
         return Analysis(shanten, tuple(useful))
@@ -297,12 +308,25 @@ class Shape(Room):
             for near in range(max(low, tile - 2), min(low + 9, tile + 3))
         )
 
-    def _lowers(self, counts: list[int], keys: list[int], tile: int, suit: int, was: int) -> bool:
-        counts[tile] += 1
+    def _lowers(
+        self,
+        counts: list[int],
+        keys: list[int],
+        irregular: tuple[int, int, int],
+        tile: int,
+        was: int,
+    ) -> bool:
+        """Whether drawing ``tile`` lowers the shanten ``was``: the suit's key and the
+        irregular forms' counts with that tile more."""
+        suit = tile // 9
+        have = counts[tile]
+        pairs, kinds, paired = irregular
+        if tile in _ORPHANS:
+            kinds += have == 0
+            paired |= have == 1
         keys[suit] += POWERS[tile - suit * 9]
-        lowered = self.distance(counts, keys) - 1 < was
+        lowered = self._least(keys, pairs + (have & 1), kinds, paired) - 1 < was
         keys[suit] -= POWERS[tile - suit * 9]
-        counts[tile] -= 1
         return lowered
 
 
