@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from typing import Final
 
 from . import tiles as t
-from .distance import FAR, PAIRED, POWERS, Room, suit_distances
+from .distance import FAR, POWERS, Room, suit_distances
 from .errors import InvalidHand
 from .expectation import Figures, Limited, Model, Outlook, Pause, expect
 from .hand import Hand, Meld, Rules, Win, declared_melds, visible
@@ -216,16 +216,8 @@ def _unseen(held: tuple[int, ...], melds: tuple[Meld, ...], seen: Sequence[int])
     return [4 - count for count in copies]
 
 
-class Shape(Room):
+class Shape(Room[tuple[int, ...]]):
     """What the analysis of one hand reads (``Room``): its shanten and useful tiles."""
-
-    __slots__ = ("pairs",)
-
-    def __init__(self, melds: tuple[Meld, ...], wins: frozenset[str]) -> None:
-        super().__init__(melds, wins)
-        # Two suits' distances joined, by their keys: a draw or a discard changes one suit,
-        # so the other two suits' join recurs through the analysis.
-        self.pairs: dict[int, tuple[int, ...]] = {}
 
     def shanten(self, counts: list[int]) -> int:
         """The hand's shanten: 13 tiles (with the melds), or 14 (-1: it wins)."""
@@ -278,8 +270,8 @@ class Shape(Room):
     def _regular(self, keys: list[int]) -> int:
         """The distance to the sets and a pair the concealed tiles must make (the melds are
         the other sets), by a min-plus sum of the suits' distances."""
-        low = self._pair(keys[0], keys[1])
-        high = self._pair(keys[2], keys[3])
+        low = self.pair(keys[0], keys[1])
+        high = self.pair(keys[2], keys[3])
         sets = self.sets
         best = FAR
         for made in range(sets + 1):
@@ -289,14 +281,9 @@ class Shape(Room):
                     best = cost
         return best
 
-    def _pair(self, low: int, high: int) -> tuple[int, ...]:
-        key = low * PAIRED + high
-        found = self.pairs.get(key)
-        if found is None:
-            found = self.pairs[key] = _combined(
-                suit_distances(low, self.room), suit_distances(high, self.room)
-            )
-        return found
+    def join(self, low: int, high: int) -> tuple[int, ...]:
+        """Two suits' distances as one part's (``Room.pair`` keeps them)."""
+        return _combined(suit_distances(low, self.room), suit_distances(high, self.room))
 
     def _alone(self, counts: list[int], tile: int) -> bool:
         """No tile held or melded near ``tile``: nothing it could form a set with."""

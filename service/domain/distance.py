@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from array import array
 from importlib import resources
-from typing import Final
+from typing import Final, Generic, TypeVar
 
 from .hand import Meld, visible
 from .memo import Memo
@@ -18,18 +18,20 @@ POWERS: Final = tuple(5**place for place in range(9))
 SUIT: Final = 5**9
 _MELDED: Final = 4 * SUIT
 WHOLE_SUITS: Final = _MELDED  # the keys below it: suits the melds leave whole
-# Two suit keys of one hand as one int, ``low * PAIRED + high``, for suits (0, 1) and (2, 3), in
-# tables kept for one request. Its melds are fixed, so a suit's keys differ by their counts
-# alone (under 5**9 < 2**32), and suit 0's and suit 2's keys stay 2 * 5**9 apart modulo
-# 4 * 5**9 (``SUIT``, ``_MELDED``): no two pairs get one number.
-PAIRED: Final = 1 << 32
+# Two suit keys of one hand as one int (``Room.pair``): its melds are fixed, so a suit's keys
+# differ by their counts alone (under 5**9 < 2**32), and suit 0's and suit 2's keys stay
+# 2 * 5**9 apart modulo 4 * 5**9 (``SUIT``, ``_MELDED``): no two pairs get one number.
+_PAIRED: Final = 1 << 32
+
+Joined = TypeVar("Joined")
 
 
-class Room:
+class Room(Generic[Joined]):
     """What the melds leave a hand: the room each kind has left beside them, the sets the
-    concealed tiles must make, and the irregular forms the rules keep (only without melds)."""
+    concealed tiles must make, and the irregular forms the rules keep (only without melds);
+    and, for one request, what its suits (0, 1) and (2, 3) give joined (``pair``)."""
 
-    __slots__ = ("melded", "room", "sets", "seven_pairs", "thirteen_terminals")
+    __slots__ = ("melded", "pairs", "room", "sets", "seven_pairs", "thirteen_terminals")
 
     def __init__(self, melds: tuple[Meld, ...], wins: frozenset[str]) -> None:
         copies = visible((), melds)
@@ -42,6 +44,7 @@ class Room:
         self.sets = SETS - len(melds)
         self.seven_pairs = not melds and "seven_pairs" in wins
         self.thirteen_terminals = not melds and "thirteen_terminals" in wins
+        self.pairs: dict[int, Joined] = {}
 
     def keys(self, counts: list[int]) -> list[int]:
         """Each suit's key (see ``SUIT``)."""
@@ -51,6 +54,19 @@ class Room:
             + self.melded[suit]
             for suit, base in enumerate((0, 9, 18, 27))
         ]
+
+    def pair(self, low: int, high: int) -> Joined:
+        """Two suits joined (``join``), kept: a draw or a discard changes one suit, so the
+        other pair's join recurs through the request."""
+        key = low * _PAIRED + high
+        found = self.pairs.get(key)
+        if found is None:
+            found = self.pairs[key] = self.join(low, high)
+        return found
+
+    def join(self, low: int, high: int) -> Joined:
+        """What the two suits' keys give as one part of the hand."""
+        raise NotImplementedError
 
 
 # Sizes from measurement (docs/PERFORMANCE.md): 3,000 analyses of varied hands filled 25,619

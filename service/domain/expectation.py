@@ -36,7 +36,6 @@ from typing import Final, Literal
 from . import tiles as t
 from .distance import (
     FAR,
-    PAIRED,
     POWERS,
     SUIT,
     TABLE,
@@ -198,17 +197,16 @@ def _joined_at(
     return cost, lower, keep
 
 
-class Outlook(Room):
+class Outlook(Room[tuple[tuple[int, ...], ...]]):
     """One request's hands as the search reads them: the forms they win in beside the melds
     (``Room``), each hand's moves and each win's score, kept while the request is answered
     (its evaluations meet the same hands)."""
 
-    __slots__ = ("discard", "known", "melds", "pairs", "rules", "scores", "self_draw", "winner")
+    __slots__ = ("discard", "known", "melds", "rules", "scores", "self_draw", "winner")
 
     def __init__(self, hand: Hand, melds: tuple[Meld, ...], seat: str, rules: Rules) -> None:
         super().__init__(melds, table_for(rules).wins)
         self.known: dict[int, tuple[int, int, int]] = {}
-        self.pairs: dict[int, tuple[tuple[int, ...], ...]] = {}
         self.scores: dict[tuple[int, int, bool], float] = {}
         self.winner = hand
         self.melds = melds
@@ -235,15 +233,9 @@ class Outlook(Room):
         self.scores[key] = value
         return value
 
-    def pair(self, low: int, high: int) -> tuple[tuple[int, ...], ...]:
-        """Two suits' moves as one (a hand's draw changes one suit: the other pair is kept)."""
-        key = low * PAIRED + high
-        found = self.pairs.get(key)
-        if found is None:
-            found = self.pairs[key] = _joined(
-                _suit_moves(low, self.room), _suit_moves(high, self.room)
-            )
-        return found
+    def join(self, low: int, high: int) -> tuple[tuple[int, ...], ...]:
+        """Two suits' moves as one part's (``Room.pair`` keeps them)."""
+        return _joined(_suit_moves(low, self.room), _suit_moves(high, self.room))
 
     def moves(self, hand: int) -> tuple[int, int, int]:
         found = self.known.get(hand)
