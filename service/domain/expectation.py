@@ -207,7 +207,7 @@ class Outlook(Room[tuple[tuple[int, ...], ...]]):
     def __init__(self, hand: Hand, melds: tuple[Meld, ...], seat: str, rules: Rules) -> None:
         super().__init__(melds, table_for(rules).wins)
         self.known: dict[int, tuple[int, int, int]] = {}
-        self.scores: dict[tuple[int, int, bool], float] = {}
+        self.scores: dict[int, float] = {}  # by the hand, the winning tile and the way
         self.winner = hand
         self.melds = melds
         self.rules = rules
@@ -218,13 +218,12 @@ class Outlook(Room[tuple[tuple[int, ...], ...]]):
     def score(self, drawn: int, tile: int, self_drawn: bool) -> float:
         """What ``drawn`` (14 tiles) scores won on ``tile``; -1 when it is no win (below the
         minimum, or a form the rules do not keep)."""
-        key = (drawn, tile, self_drawn)
+        key = (drawn * t.KINDS + tile) * 2 + self_drawn
         found = self.scores.get(key)
         if found is not None:
             return found
-        counts = _counts(drawn)
-        tiles = tuple([kind for kind in range(t.KINDS) for _ in range(counts[kind])])
-        won = self.winner.replace(tiles=tiles, winning_tile=tile)
+        winner = self.winner
+        won = Hand(_tiles(drawn), winner.melds, tile, winner.flowers, winner.seasons)
         way = self.self_draw if self_drawn else self.discard
         try:
             value = float(best_score(won, self.melds, way, self.rules).score)
@@ -317,8 +316,23 @@ def _thirteen_terminals(held: int, paired: int, triples: int, plain: int) -> tup
     return 14 - held.bit_count() - (1 if paired else 0), lower, keep
 
 
-def _counts(hand: int) -> list[int]:
-    return [(hand >> _SHIFT * (tile // 9) & _DIGITS) // _POW5[tile] % 5 for tile in range(t.KINDS)]
+def _tiles(hand: int) -> tuple[int, ...]:
+    """A packed hand's tiles, in order: each suit's read once (``_SUIT_TILES``)."""
+    tiles: tuple[int, ...] = ()
+    for suit in range(4):
+        key = (hand >> _SHIFT * suit & _DIGITS) + suit * SUIT
+        found = _SUIT_TILES.get(key)
+        if found is None:
+            base, counts = suit_counts(key)
+            found = _SUIT_TILES[key] = tuple(
+                [base + place for place, count in enumerate(counts) for _ in range(count)]
+            )
+        tiles += found
+    return tiles
+
+
+# Every suit's tiles by its key (whole suits only: bounded by the game, as ``_SUIT_FORMS``).
+_SUIT_TILES: Final[dict[int, tuple[int, ...]]] = {}
 
 
 def packed(counts: list[int]) -> int:
@@ -511,7 +525,7 @@ def _solve(graph: _Graph, model: Model, pause: Pause | None) -> tuple[float, flo
     then the other of score and chance, the ready chance, the self-draw chance.
     """
     n = len(graph.hands)
-    size = sum(graph.copies) - _tiles(graph.hands[0])
+    size = sum(graph.copies) - len(_tiles(graph.hands[0]))
     wall = float(size) if size > 0 else 1.0
     rate = model.discard_rate / wall
     # Each hand's draws as probabilities, and what is left to discard again.
@@ -532,10 +546,6 @@ def _solve(graph: _Graph, model: Model, pause: Pause | None) -> tuple[float, flo
         if pause is not None:
             pause()
     return plays.figures(0)
-
-
-def _tiles(hand: int) -> int:
-    return sum(_count(hand, tile) for tile in range(t.KINDS))
 
 
 TIE: Final = 1e-9  # figures this close are one figure: plays alike are told apart further on
