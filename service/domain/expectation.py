@@ -297,12 +297,12 @@ def _suit_forms(key: int) -> tuple[int, int, int, int, int, int]:
             triples |= bit if count >= 3 else 0
         else:
             plain |= bit
-    found = _SUIT_FORMS[key] = (pairs, odd, held, paired, triples, plain)
-    return found
+    return _SUIT_FORMS.put(key, (pairs, odd, held, paired, triples, plain))
 
 
-# Every whole suit's key (5**9 * 3 + 5**7 at most: bounded by the game, not by clients).
-_SUIT_FORMS: Final[dict[int, tuple[int, int, int, int, int, int]]] = {}
+# Suits met by searches, with what the irregular forms read of them: bounded as every table
+# keyed by client input is (memo.py), at the size of ``_SUIT_MOVES``.
+_SUIT_FORMS: Final[Memo[int, tuple[int, int, int, int, int, int]]] = Memo(50_000)
 
 
 def _thirteen_terminals(held: int, paired: int, triples: int, plain: int) -> tuple[int, int, int]:
@@ -324,15 +324,16 @@ def _tiles(hand: int) -> tuple[int, ...]:
         found = _SUIT_TILES.get(key)
         if found is None:
             base, counts = suit_counts(key)
-            found = _SUIT_TILES[key] = tuple(
-                [base + place for place, count in enumerate(counts) for _ in range(count)]
+            found = _SUIT_TILES.put(
+                key,
+                tuple([base + place for place, count in enumerate(counts) for _ in range(count)]),
             )
         tiles += found
     return tiles
 
 
-# Every suit's tiles by its key (whole suits only: bounded by the game, as ``_SUIT_FORMS``).
-_SUIT_TILES: Final[dict[int, tuple[int, ...]]] = {}
+# Suits met by searches, with their tiles (bounded: memo.py).
+_SUIT_TILES: Final[Memo[int, tuple[int, ...]]] = Memo(50_000)
 
 
 def packed(counts: list[int]) -> int:
