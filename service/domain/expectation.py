@@ -364,10 +364,13 @@ class _Graph:
     """The hands a search reaches: 13-tile hands, and the 14-tile hands between them (a
     hand after its draw, and the 13-tile hands its discards leave).
 
-    A 13-tile hand's draws are edges ``(tile, drawn, win)``: the drawn hand's index (-1: the
-    only discard tried is the drawn tile, which leaves the hand as it was) and its score
-    won by self-draw (-1: no win). Any draw not listed is discarded again. A ready hand also
-    lists the discards it wins on, ``(tile, score)``.
+    A 13-tile hand's draws are edges, kept flat (``tiles``, ``nodes``, ``wins``; the hand's
+    from ``starts`` to ``ends``, listed one hand after another): the tile, the drawn hand's
+    index (-1: the only discard tried is the drawn tile, which leaves the hand as it was)
+    and its score won by self-draw (-1: no win). Any draw not listed is discarded again. A
+    14-tile hand's children (the hands its discards leave) are kept flat alike. A ready hand
+    also lists the discards it wins on, ``(tile, score)``. Flat lists of numbers, where a
+    tuple per edge and a list per hand were made, leave the cyclic collector little to walk.
     """
 
     def __init__(self, outlook: Outlook, copies: list[int], budget: int) -> None:
@@ -380,10 +383,15 @@ class _Graph:
         self.hands: list[int] = []
         self.distance: list[int] = []
         self.helps: list[int] = []
-        self.draws: list[list[tuple[int, int, float]]] = []
-        self.discard_wins: list[list[tuple[int, float]]] = []
+        self.starts: list[int] = []
+        self.ends: list[int] = []
+        self.tiles: list[int] = []
+        self.nodes: list[int] = []
+        self.wins: list[float] = []
+        self.discard_wins: list[tuple[tuple[int, float], ...]] = []
         self.drawn_index: dict[int, int] = {}
-        self.drawn: list[list[int]] = []
+        self.children: list[int] = []
+        self.child_ends: list[int] = []  # each 14-tile hand's end in ``children``
         # 13-tile hands in the order reached, each at the fewest draws it takes to reach it:
         # a hand reached with no draw left lists none.
         self.depth: list[int] = []
@@ -392,7 +400,17 @@ class _Graph:
 
     @property
     def states(self) -> int:
-        return len(self.hands) + len(self.drawn)
+        return len(self.hands) + len(self.child_ends)
+
+    def draw(self, number: int, tile: int, node: int, won: float) -> None:
+        """Lists a draw of hand ``number`` (its draws are listed one after another)."""
+        if self.ends[number] == 0:
+            self.starts[number] = len(self.tiles)
+        assert self.ends[number] in (0, len(self.tiles)), "a hand's draws are listed together"
+        self.tiles.append(tile)
+        self.nodes.append(node)
+        self.wins.append(won)
+        self.ends[number] = len(self.tiles)
 
     def _grow(self) -> None:
         """One hand more, within the budget (so ``states`` never exceeds it)."""
@@ -425,7 +443,8 @@ class _Graph:
         self.hands.append(hand)
         self.distance.append(distance)
         self.helps.append(helps)
-        self.draws.append([])
+        self.starts.append(0)
+        self.ends.append(0)
         wins: list[tuple[int, float]] = []
         if distance == 1:
             for tile in _bits(helps):
@@ -433,7 +452,7 @@ class _Graph:
                     won = self.outlook.score(hand + _UNIT[tile], tile, False)
                     if won >= 0:
                         wins.append((tile, won))
-        self.discard_wins.append(wins)
+        self.discard_wins.append(tuple(wins) if wins else ())
         self.depth.append(self.reaching + 1 if number else 0)
         return number
 
@@ -443,12 +462,12 @@ class _Graph:
         if found is not None:
             return found
         self._grow()
-        number = len(self.drawn)
+        number = len(self.child_ends)
         self.drawn_index[drawn] = number
-        children: list[int] = []
-        self.drawn.append(children)
-        for tile in _bits(discards):
-            children.append(self.hand(drawn - _UNIT[tile]))
+        self.child_ends.append(0)
+        left = [self.hand(drawn - _UNIT[tile]) for tile in _bits(discards)]
+        self.children += left  # after the hands are made: ``hand`` lists no children
+        self.child_ends[number] = len(self.children)
         return number
 
 
@@ -473,7 +492,7 @@ def _search_all(graph: _Graph, root: int, draws_left: int, pause: Pause | None) 
             drawn = hand + _UNIT[tile]
             wins = ready and graph.helps[number] >> tile & 1
             won = graph.outlook.score(drawn, tile, True) if wins else -1.0
-            graph.draws[number].append((tile, graph.after_draw(drawn, _held(drawn)), won))
+            graph.draw(number, tile, graph.after_draw(drawn, _held(drawn)), won)
         if pause is not None and number & 255 == 0:
             pause()
 
@@ -496,10 +515,10 @@ def _search_bounded(graph: _Graph, root: int, draws_left: int, pause: Pause | No
         keep &= ~(1 << tile)
         if keep:
             won = graph.outlook.score(drawn, tile, True) if helps else -1.0
-            graph.draws[start].append((tile, graph.after_draw(drawn, keep), won))
+            graph.draw(start, tile, graph.after_draw(drawn, keep), won)
     while (number := graph.next(draws_left)) >= 0:
         hand = graph.hands[number]
-        listed = {tile for tile, _, _ in graph.draws[number]}
+        listed = set(graph.tiles[graph.starts[number] : graph.ends[number]])
         for tile in _bits(graph.helps[number]):
             if tile in listed or graph.left(hand, tile) <= 0:
                 continue
@@ -507,10 +526,10 @@ def _search_bounded(graph: _Graph, root: int, draws_left: int, pause: Pause | No
             if graph.distance[number] == 1:
                 won = graph.outlook.score(drawn, tile, True)
                 if won >= 0:
-                    graph.draws[number].append((tile, -1, won))
+                    graph.draw(number, tile, -1, won)
             else:
                 keep = graph.outlook.moves(drawn)[2]
-                graph.draws[number].append((tile, graph.after_draw(drawn, keep), -1.0))
+                graph.draw(number, tile, graph.after_draw(drawn, keep), -1.0)
         if pause is not None and number & 255 == 0:
             pause()
 
@@ -529,12 +548,17 @@ def _solve(graph: _Graph, model: Model, pause: Pause | None) -> tuple[float, flo
     size = sum(graph.copies) - len(_tiles(graph.hands[0]))
     wall = float(size) if size > 0 else 1.0
     rate = model.discard_rate / wall
-    # Each hand's draws as probabilities, and what is left to discard again.
-    draws = [
-        [(graph.left(graph.hands[i], tile) / wall, node, won) for tile, node, won in graph.draws[i]]
-        for i in range(n)
-    ]
-    stays = [1.0 - sum(p for p, _, _ in edges) for edges in draws]
+    # Each draw's probability, and each hand's chance of a draw it discards again.
+    chances = [0.0] * len(graph.tiles)
+    stays = [1.0] * n
+    for i in range(n):
+        hand = graph.hands[i]
+        stay = 1.0
+        for edge in range(graph.starts[i], graph.ends[i]):
+            p = graph.left(hand, graph.tiles[edge]) / wall
+            chances[edge] = p
+            stay -= p
+        stays[i] = stay
     offered = [
         [(rate * graph.left(graph.hands[i], tile), won) for tile, won in graph.discard_wins[i]]
         for i in range(n)
@@ -542,7 +566,7 @@ def _solve(graph: _Graph, model: Model, pause: Pause | None) -> tuple[float, flo
     plays = Plays(model.objective == "win_probability", graph.distance)
     for left in range(model.draws_left + 1):
         if left:
-            plays = _draw(graph, draws, stays, plays)
+            plays = _draw(graph, chances, stays, plays)
         _others(offered, plays)
         if pause is not None:
             pause()
@@ -619,12 +643,7 @@ def _tie_better(
     return self_a > self_b + TIE
 
 
-def _draw(
-    graph: _Graph,
-    draws: list[list[tuple[float, int, float]]],
-    stays: list[float],
-    plays: Plays,
-) -> Plays:
+def _draw(graph: _Graph, chances: list[float], stays: list[float], plays: Plays) -> Plays:
     """One more draw: each 14-tile hand's best discard, then each hand's draws weighed."""
     first = plays.first
     second = plays.second
@@ -632,24 +651,35 @@ def _draw(
     self_drawn = plays.self_drawn
     # Each 14-tile hand's best discard. Plays are told apart by ``first`` alone unless it ties
     # (``Plays.better`` then): most comparisons end there, without a call.
+    children = graph.children
     best: list[int] = []
-    for children in graph.drawn:
-        chosen = children[0] if children else -1
-        top = first[chosen] if children else 0.0
-        for child in children:
+    start = 0
+    for end in graph.child_ends:
+        chosen = children[start] if end > start else -1
+        top = first[chosen] if end > start else 0.0
+        for place in range(start + 1, end):
+            child = children[place]
             value = first[child]
             if value > top + TIE or (value >= top - TIE and plays.better(child, chosen)):
                 chosen = child
                 top = value
         best.append(chosen)
+        start = end
+    nodes = graph.nodes
+    wins = graph.wins
+    starts = graph.starts
+    ends = graph.ends
     after = plays.empty()
-    for i in range(len(draws)):
+    for i in range(len(stays)):
         stay = stays[i]
         a_first = stay * first[i]
         a_second = stay * second[i]
         a_ready = stay * ready[i]
         a_self = stay * self_drawn[i]
-        for p, node, won in draws[i]:
+        for edge in range(starts[i], ends[i]):
+            p = chances[edge]
+            node = nodes[edge]
+            won = wins[edge]
             chosen = i  # the drawn tile discarded again
             if node >= 0:
                 other = best[node]
