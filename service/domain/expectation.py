@@ -28,6 +28,7 @@ those masks.
 
 from __future__ import annotations
 
+from bisect import bisect_right
 from collections.abc import Callable
 from dataclasses import dataclass
 from math import comb
@@ -565,9 +566,13 @@ def _solve(graph: _Graph, model: Model, pause: Pause | None) -> tuple[float, flo
     ]
     plays = Plays(model.objective == "win_probability", graph.distance)
     for left in range(model.draws_left + 1):
+        # A hand first reached after d draws is met with at most draws_left - d left: the
+        # hands are listed by the draws it takes to reach them, so those that can still be met
+        # with ``left`` are the first ``met`` (the others keep figures no play reads).
+        met = bisect_right(graph.depth, model.draws_left - left)
         if left:
-            plays = _draw(graph, chances, stays, plays)
-        _others(offered, plays)
+            plays = _draw(graph, chances, stays, plays, met)
+        _others(offered, plays, met)
         if pause is not None:
             pause()
     return plays.figures(0)
@@ -643,8 +648,9 @@ def _tie_better(
     return self_a > self_b + TIE
 
 
-def _draw(graph: _Graph, chances: list[float], stays: list[float], plays: Plays) -> Plays:
-    """One more draw: each 14-tile hand's best discard, then each hand's draws weighed."""
+def _draw(graph: _Graph, chances: list[float], stays: list[float], plays: Plays, met: int) -> Plays:
+    """One more draw: each 14-tile hand's best discard, then the draws of each of the first
+    ``met`` hands weighed (the rest keep their figures)."""
     first = plays.first
     second = plays.second
     ready = plays.ready
@@ -670,7 +676,7 @@ def _draw(graph: _Graph, chances: list[float], stays: list[float], plays: Plays)
     starts = graph.starts
     ends = graph.ends
     after = plays.empty()
-    for i in range(len(stays)):
+    for i in range(met):
         stay = stays[i]
         a_first = stay * first[i]
         a_second = stay * second[i]
@@ -703,17 +709,22 @@ def _draw(graph: _Graph, chances: list[float], stays: list[float], plays: Plays)
         after.second.append(a_second)
         after.ready.append(a_ready)
         after.self_drawn.append(a_self)
+    after.first += first[met:]
+    after.second += second[met:]
+    after.ready += ready[met:]
+    after.self_drawn += self_drawn[met:]
     return after
 
 
-def _others(offered: list[list[tuple[float, float]]], plays: Plays) -> None:
+def _others(offered: list[list[tuple[float, float]]], plays: Plays, met: int) -> None:
     """The three others' discards, before the draw: each a winning tile with its chance, won
-    on or let pass (in place)."""
+    on or let pass (in place), for the first ``met`` hands."""
     first = plays.first
     second = plays.second
     ready = plays.ready
     self_drawn = plays.self_drawn
-    for i, wins in enumerate(offered):
+    for i in range(met):
+        wins = offered[i]
         if not wins:
             continue
         for _ in range(OTHERS):
