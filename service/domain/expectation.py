@@ -466,8 +466,8 @@ class _Graph:
         number = len(self.child_ends)
         self.drawn_index[drawn] = number
         self.child_ends.append(0)
-        left = [self.hand(drawn - _UNIT[tile]) for tile in _bits(discards)]
-        self.children += left  # after the hands are made: ``hand`` lists no children
+        hands = [self.hand(drawn - _UNIT[tile]) for tile in _bits(discards)]
+        self.children += hands  # after the hands are made: ``hand`` lists no children
         self.child_ends[number] = len(self.children)
         return number
 
