@@ -8,7 +8,7 @@
     zj-score waits request.json          # a waits request as JSON
     zj-score waits 13m456p789s1125s5z --visible 2m2m   # not ready: shanten and useful tiles
     zj-score discards 123m456p789s11234s   # a hand after its draw: each discard analysed
-    zj-score discards 123m456p789s11235s --visible 4s --expect --draws-left 12 --discard-rate 0.5
+    zj-score discards 12333m88p1233456s --expect --draws-left 12 --discard-rate 0.5
                                          # ... with each discard's win chance and expected score
     zj-score claim 2.1.2 3.1x2 1.2 --discard W --seat S   # claimed patterns, no tiles
     zj-score claim request.json          # a claim request as JSON

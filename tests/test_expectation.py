@@ -14,7 +14,7 @@ from itertools import pairwise
 from typing import Any
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from service import engine
@@ -212,9 +212,12 @@ def _meld_tiles(meld: Meld) -> Iterator[int]:
 # --- The service's search, called as the engine does --------------------------------------
 
 
-def _search(body: dict[str, Any], model: Model, *, bounded: bool = False) -> dict[str, Any]:
+def _search(
+    body: dict[str, Any], model: Model, *, bounded: bool = False, step_off: bool = True
+) -> dict[str, Any]:
     """The service's figures for the 13 tiles of ``body``: by the whole search (or, with
-    ``bounded``, by the bounded one, which ``expect`` picks only when the whole does not fit)."""
+    ``bounded``, by the bounded one, which ``expect`` picks only when the whole does not fit;
+    without ``step_off``, along the shortest ways only)."""
     request = _WAITS.load(body)
     hand: Hand = request["hand"]
     melds = declared_melds(hand, size=13)
@@ -228,7 +231,7 @@ def _search(body: dict[str, Any], model: Model, *, bounded: bool = False) -> dic
     else:
         held = [c + u for c, u in zip(oracle.root, unseen, strict=True)]
         graph = _Graph(outlook, held, model.budget)
-        _search_bounded(graph, packed(list(oracle.root)), model.draws_left, None)
+        _search_bounded(graph, packed(list(oracle.root)), model.draws_left, step_off, None)
         found = _figures(graph, model, None)
     return {
         "win_probability": found.win_probability,
@@ -290,17 +293,17 @@ def test_whole_search_is_the_models_optimum(
 
 @pytest.mark.parametrize("draws_left", [1, 2])
 def test_bounded_never_exceeds_the_whole(draws_left: int) -> None:
+    """The shortest ways alone, then with the step off them, then every play: each search
+    tries the plays of the one before and more, so its figures are never lower."""
     for hand, rules in SMALL:
         body = {"hand": hand, "win": {"seat": "S"}, "rules": rules}
-        model = Model(draws_left, 0.3)
-        whole = _search(body, model)
-        bounded = _search(body, model, bounded=True)
-        assert bounded["expected_score"] <= whole["expected_score"] + 1e-12
-        win_model = Model(draws_left, 0.3, "win_probability")
-        assert (
-            _search(body, win_model, bounded=True)["win_probability"]
-            <= _search(body, win_model)["win_probability"] + 1e-12
-        )
+        for model, figure in (
+            (Model(draws_left, 0.3), "expected_score"),
+            (Model(draws_left, 0.3, "win_probability"), "win_probability"),
+        ):
+            shortest = _search(body, model, bounded=True, step_off=False)[figure]
+            stepped = _search(body, model, bounded=True)[figure]
+            assert shortest <= stepped + 1e-12 <= _search(body, model)[figure] + 2e-12
 
 
 def test_a_single_wait_with_one_draw_is_its_copies_over_the_wall() -> None:
@@ -348,17 +351,47 @@ def test_the_fastest_discard_is_not_the_most_valuable() -> None:
     assert values == sorted(values, reverse=True)
 
 
-def test_the_best_discard_is_its_waits_answer() -> None:
+def _waits_after(tiles: str, discard: str, expect: dict[str, Any], visible: str = "") -> Any:
+    """/v1/waits' figures on the 13 tiles ``discard`` leaves, the discard seen."""
+    left = t.parse(tiles)
+    left.remove(t.parse(discard)[0])
+    return engine.waits({"hand": {"tiles": t.compact(left)}, "win": {"seat": "E"},
+                         "visible": visible + discard, "expect": expect})  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("tiles", "visible", "expect"),
+    [
+        ("123m456p789s11235s", "4s", {"draws_left": 6, "discard_rate": 0.25}),
+        # The best discard (3m) leaves the hand one from ready, farther than 3s or 6s do.
+        ("12333m88p1233456s", "", {"draws_left": 8, "discard_rate": 0.5}),
+    ],
+)
+def test_the_best_discard_is_its_waits_answer(
+    tiles: str, visible: str, expect: dict[str, Any]
+) -> None:
     """The best discard's figures are /v1/waits' on the 13 tiles it leaves, the discard seen."""
-    expect = {"draws_left": 6, "discard_rate": 0.25}
-    answer = _discards("123m456p789s11235s", expect, visible="4s")
+    answer = _discards(tiles, expect, visible=visible)
     best = answer["discards"][0]
-    left = t.parse("123m456p789s11235s")
-    left.remove(t.parse(best["tile"])[0])
-    waits = engine.waits({"hand": {"tiles": t.compact(left)}, "win": {"seat": "E"},
-                          "visible": "4s" + best["tile"], "expect": expect})  # fmt: skip
+    waits = _waits_after(tiles, best["tile"], expect, visible)
     assert waits["expected"] == best["expected"]
     assert waits["expectation"]["unseen"] == answer["expectation"]["unseen"]
+
+
+def test_a_discard_farther_than_the_nearest_keeps_to_its_shortest_ways() -> None:
+    """12333m88p1233456s: 3s and 6s leave it ready, 3m and 8p one from ready; those two are
+    each a step off the hand's shortest ways already, and are searched along their own only
+    (RULES.md §8). 3m comes out best and is searched again with its own step off (the test
+    above); 8p keeps the figures of its shortest ways, below what its 13 tiles alone get."""
+    expect = {"draws_left": 8, "discard_rate": 0.5}
+    answer = _discards("12333m88p1233456s", expect)
+    ranked = {d["tile"]: d for d in answer["discards"]}
+    assert [d["tile"] for d in answer["discards"][:2]] == ["3m", "8p"]
+    assert ranked["3s"]["shanten"] == 0 and ranked["8p"]["shanten"] == 1
+    alone = _waits_after("12333m88p1233456s", "8p", expect)["expected"]
+    assert ranked["8p"]["expected"]["expected_score"] == 4.7433
+    assert alone["expected_score"] == 5.3462
+    assert ranked["3s"]["expected"] == _waits_after("12333m88p1233456s", "3s", expect)["expected"]
 
 
 def test_too_far_and_over_the_budget_have_no_figures() -> None:
@@ -433,6 +466,28 @@ def test_figures_are_consistent(tiles: str, draws: int, rate: float) -> None:
         )
         if fewer["expectation"]["search"] == more["expectation"]["search"]:
             assert more["expected"][figure] >= fewer["expected"][figure] - 1e-4
+
+
+@settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@example("678s22m66z", 21, 4, 0.0)  # 4s drawn: 2m, one from ready, comes out best
+@given(_near_hands(), st.integers(0, 33), st.integers(1, 4), st.sampled_from([0.0, 0.5]))
+def test_the_best_discard_is_always_its_waits_answer(
+    tiles: str, drawn: int, draws: int, rate: float
+) -> None:
+    """Whatever its distance, the discard an answer puts first has the figures its 13 tiles
+    get alone (a farther one is searched again with its step off)."""
+    tiles = t.compact(sorted([*t.parse(tiles), drawn]))
+    if not _copies_ok(tiles):
+        return
+    expect = {"draws_left": draws, "discard_rate": rate}
+    hand = {"tiles": tiles, "melds": _MELDS}
+    answer = engine.discards({"hand": hand, "win": {"seat": "W"}, "expect": expect})
+    best = answer["discards"][0]
+    left = t.parse(tiles)
+    left.remove(t.parse(best["tile"])[0])
+    waits = engine.waits({"hand": {**hand, "tiles": t.compact(left)}, "win": {"seat": "W"},
+                          "visible": best["tile"], "expect": expect})  # fmt: skip
+    assert waits["expected"] == best["expected"]
 
 
 def _swap_suits(tiles: str) -> str:

@@ -23,7 +23,7 @@ from typing import Final
 from . import tiles as t
 from .distance import FAR, POWERS, Room, suit_distances
 from .errors import InvalidHand
-from .expectation import Figures, Limited, Model, Outlook, Pause, expect
+from .expectation import Figures, Limited, Model, Outlook, Pause, Search, expect
 from .hand import Hand, Meld, Rules, Win, declared_melds, visible
 from .patterns import table_for
 from .waits import Wait, scored_wait, ways_to_win
@@ -100,7 +100,9 @@ def waits_analysis(
     scored = _scored_waits(hand, melds, ways, rules, analysis)
     if model is None:
         return analysis, scored, None, None
-    figures, expectation = _expected([hand], melds, win.seat, rules, unseen, model, pause)
+    figures, expectation = _expected(
+        [hand], [analysis.shanten], melds, win.seat, rules, unseen, model, pause
+    )
     return analysis, scored, figures[0], expectation
 
 
@@ -134,7 +136,8 @@ def discards(
     if model is None:
         return shanten, found, None
     left = [waiting[discard.tile] for discard in found]
-    figures, expectation = _expected(left, melds, win.seat, rules, unseen, model, pause)
+    away = [discard.analysis.shanten for discard in found]
+    figures, expectation = _expected(left, away, melds, win.seat, rules, unseen, model, pause)
     expected = [
         Discard(discard.tile, discard.analysis, discard.waits, figure)
         for discard, figure in zip(found, figures, strict=True)
@@ -162,6 +165,7 @@ def _objective(figures: Figures | None, model: Model) -> float:
 
 def _expected(
     hands: list[Hand],
+    shanten: list[int],
     melds: tuple[Meld, ...],
     seat: str,
     rules: Rules,
@@ -169,27 +173,64 @@ def _expected(
     model: Model,
     pause: Pause | None,
 ) -> tuple[list[Figures | None], Expectation]:
-    """Each 13-tile hand's figures, in order, from one budget of states for the request: an
-    evaluation that does not fit what is left of it has none (``budget``); each one is whole
-    or nothing, so a hand's figures never depend on the others beside it."""
+    """Each 13-tile hand's figures, in order (lowest ``shanten`` first), from one budget of
+    states for the request: an evaluation that does not fit what is left of it has none
+    (``budget``), whole or nothing.
+
+    The hands are the discards of one hand (or the one hand of /v1/waits): a hand farther
+    from ready than the nearest is already the step off the shortest ways, and is searched
+    along its own shortest ways only (RULES.md §8). If such a hand's figures come out best, it
+    is searched again with its step off, as its 13 tiles alone would be: the answer's best
+    discard always has the figures /v1/waits gives its 13 tiles."""
     outlook = Outlook(hands[0], melds, seat, rules)
-    left = model.budget
+    nearest = min(shanten)
+    budget = _Budget(model)
     figures: list[Figures | None] = []
-    states = 0
-    searched = bounded = 0
-    limited: Limited | None = None
-    for held in hands:
-        found, search = expect(outlook, held, unseen, model.within(left), pause)
+    bounded: list[bool] = []  # searched along the shortest ways only
+    for held, away in zip(hands, shanten, strict=True):
+        found, search = budget.spend(outlook, held, unseen, pause, step_off=away == nearest)
+        budget.count(found, search)
         figures.append(found)
-        states += search.states
-        left = max(0, left - search.states)
-        if search.limited == "budget" or limited is None:
-            limited = search.limited
+        bounded.append(away > nearest and not search.exhaustive)
+    best = min(range(len(hands)), key=lambda i: _objective(figures[i], model))
+    if bounded[best] and figures[best] is not None:
+        again, _ = budget.spend(outlook, hands[best], unseen, pause, step_off=True)
+        if again is not None:  # else the figures of its shortest ways stand
+            figures[best] = again
+    return figures, budget.expectation(unseen)
+
+
+class _Budget:
+    """One request's budget of states, drawn on by its evaluations in turn, and what they
+    did (API.md ``expectation``)."""
+
+    def __init__(self, model: Model) -> None:
+        self.model = model
+        self.left = model.budget
+        self.states = 0
+        self.limited: Limited | None = None
+        self.searched = self.bounded = 0
+
+    def spend(
+        self, outlook: Outlook, hand: Hand, unseen: list[int], pause: Pause | None, step_off: bool
+    ) -> tuple[Figures | None, Search]:
+        """One evaluation, within what is left of the budget."""
+        found, search = expect(outlook, hand, unseen, self.model.within(self.left), pause, step_off)
+        self.states += search.states
+        self.left = max(0, self.left - search.states)
+        return found, search
+
+    def count(self, found: Figures | None, search: Search) -> None:
+        """A discard's evaluation, as the answer reports them."""
+        if search.limited == "budget" or self.limited is None:
+            self.limited = search.limited
         if found is not None:
-            searched += 1
-            bounded += not search.exhaustive
-    exhaustive = searched > 0 and not bounded
-    return figures, Expectation(model, sum(unseen), states, exhaustive, limited)
+            self.searched += 1
+            self.bounded += not search.exhaustive
+
+    def expectation(self, unseen: list[int]) -> Expectation:
+        exhaustive = self.searched > 0 and not self.bounded
+        return Expectation(self.model, sum(unseen), self.states, exhaustive, self.limited)
 
 
 def _scored_waits(

@@ -13,12 +13,12 @@ by discard, the expected score, and the chance of being ready (or won) at the en
 The hands searched form a graph with the draws left as its layers, solved from the last draw
 back: ``exhaustive`` when a count made beforehand shows that every hand within reach fits the
 budget and ``WHOLE`` (every draw and discard tried: the exact optimum of the model), else
-``bounded``: the draws that bring the hand closer to a
-win, the discards that keep it as close, and, from the hand under evaluation, one step off
-them (a draw that does not help and a discard that keeps the distance: a change of shape or
-wait; and passing a win for another wait). Every other draw is discarded again, which leaves
-the hand as it was. The bounded figures are those of a play the model allows, so they never
-exceed the exhaustive optimum.
+``bounded``: the draws that bring the hand closer to a win, the discards that keep it as
+close, and, from the hand under evaluation, one step off them (a draw that does not help and a
+discard that keeps the distance: a change of shape or wait; and passing a win for another
+wait), unless the hand is itself a step off (``step_off``: analysis.py). Every other draw is
+discarded again, which leaves the hand as it was. The bounded figures are those of a play the
+model allows, so they never exceed the exhaustive optimum.
 
 A hand's distance to a win (analysis.py: shanten + 1), the draws that lower it and the
 discards that keep it are read from per-suit tables (``distance.moves``: each suit's
@@ -498,13 +498,15 @@ def _search_all(graph: _Graph, root: int, draws_left: int, pause: Pause | None) 
             pause()
 
 
-def _search_bounded(graph: _Graph, root: int, draws_left: int, pause: Pause | None) -> None:
-    """The draws that lower the distance, the discards that keep it; from the root, one step
-    off them as well (a draw that does not help, kept for a discard that keeps the distance;
-    a win passed for another wait)."""
+def _search_bounded(
+    graph: _Graph, root: int, draws_left: int, step_off: bool, pause: Pause | None
+) -> None:
+    """The draws that lower the distance, the discards that keep it; with ``step_off``, from
+    the root one step off them as well (a draw that does not help, kept for a discard that
+    keeps the distance; a win passed for another wait)."""
     start = graph.hand(root)
     ready = graph.distance[start] == 1
-    for tile in range(t.KINDS) if draws_left else ():
+    for tile in range(t.KINDS) if draws_left and step_off else ():
         if graph.left(root, tile) <= 0:
             continue
         drawn = root + _UNIT[tile]
@@ -747,13 +749,21 @@ def _others(offered: list[list[tuple[float, float]]], plays: Plays, met: int) ->
 
 
 def expect(
-    outlook: Outlook, hand: Hand, unseen: list[int], model: Model, pause: Pause | None = None
+    outlook: Outlook,
+    hand: Hand,
+    unseen: list[int],
+    model: Model,
+    pause: Pause | None = None,
+    step_off: bool = True,
 ) -> tuple[Figures | None, Search]:
     """The figures of the best play of a 13-tile ``hand`` under ``model`` (RULES.md §8).
 
     ``unseen`` counts each kind's copies out of sight of the hand, its melds and what the
     player has seen (the discard under evaluation included). Figures are ``None`` for a hand
     more than ``MAX_SHANTEN`` from ready, or whose search does not fit ``model.budget``.
+    Without ``step_off`` a bounded search keeps to the hand's shortest ways: for a discard
+    that is itself the step off them (a 14-tile hand's discard farther from ready than its
+    best).
     """
     counts = t.counts(hand.tiles)
     root = packed(counts)
@@ -770,7 +780,7 @@ def expect(
             return _figures(graph, model, pause), Search(graph.states, True)
     graph = _Graph(outlook, held, model.budget)
     try:
-        _search_bounded(graph, root, model.draws_left, pause)
+        _search_bounded(graph, root, model.draws_left, step_off, pause)
     except _TooMany:
         return None, Search(graph.states, False, "budget")
     return _figures(graph, model, pause), Search(graph.states, False)
