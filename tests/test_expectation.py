@@ -603,24 +603,57 @@ def _whole_hands(draw: st.DrawFn) -> list[int]:
     return counts
 
 
+# Melds a hand may hold beside its concealed tiles (kind, lowest tile): in one suit or across.
+_MELD_CHOICES = [("chow", 0), ("pung", 4), ("chow", 12), ("pung", 17), ("kong", 20), ("pung", 31)]
+
+
+@st.composite
+def _melded_hands(draw: st.DrawFn) -> tuple[list[int], tuple[Meld, ...]]:
+    """1-3 melds and the concealed tiles beside them, never a fifth copy with the melds'."""
+    chosen = draw(st.lists(st.sampled_from(_MELD_CHOICES), min_size=1, max_size=3, unique=True))
+    melds = tuple(Meld(kind, tile, False, True) for kind, tile in chosen)
+    room = [4 - copies for copies in _melded_copies(melds)]
+    counts = [0] * 34
+    for kind in draw(st.lists(st.integers(0, 33), min_size=40, max_size=40)):
+        if sum(counts) < 13 - 3 * len(melds) and counts[kind] < room[kind]:
+            counts[kind] += 1
+    return counts, melds
+
+
+def _melded_copies(melds: tuple[Meld, ...]) -> list[int]:
+    copies = [0] * 34
+    for meld in melds:
+        for tile in _meld_tiles(meld):
+            copies[tile] += 1
+    return copies
+
+
 @settings(max_examples=200, deadline=None)
-@given(_whole_hands(), st.integers(0, 33))
-def test_a_hands_moves_are_the_oracles(counts: list[int], drawn: int) -> None:
+@given(st.one_of(_whole_hands().map(lambda counts: (counts, ())), _melded_hands()),
+       st.integers(0, 33))  # fmt: skip
+def test_a_hands_moves_are_the_oracles(
+    hand: tuple[list[int], tuple[Meld, ...]], drawn: int
+) -> None:
     """A hand's distance, the draws that lower it, and after a draw the discards that keep
-    it, as the search reads them (suit tables and the irregular forms combined), are the
-    shanten oracle's: every draw and every discard counted on its own."""
-    outlook = Outlook(Hand(tiles=(0,) * 13), (), "E", Rules())
+    it, as the search reads them (suit tables, melded suits counted, the irregular forms
+    combined), are the shanten oracle's: every draw and every discard counted on its own."""
+    counts, melds = hand
+    if sum(counts) < 13 - 3 * len(melds):
+        return  # too few kinds with room were drawn
+    outlook = Outlook(Hand(tiles=(0,) * 13), melds, "E", Rules())
+    melded = tuple(_melded_copies(melds))
+    room = [4 - copies for copies in melded]
 
     def lacked(hand: list[int]) -> int:
-        return oracle.lacked(tuple(hand), 0, (0,) * 34, _FORMS)
+        return oracle.lacked(tuple(hand), len(melds), melded, _FORMS)
 
     distance, lower, _ = outlook.moves(packed(counts))
     assert distance == lacked(counts)
     for kind in range(34):
-        if counts[kind] < 4:
+        if counts[kind] < room[kind]:
             more = [*counts[:kind], counts[kind] + 1, *counts[kind + 1 :]]
             assert bool(lower >> kind & 1) == (lacked(more) < distance), kind
-    if counts[drawn] == 4:
+    if counts[drawn] == room[drawn]:
         return
     counts[drawn] += 1
     distance = lacked(counts)

@@ -18,6 +18,10 @@ POWERS: Final = tuple(5**place for place in range(9))
 SUIT: Final = 5**9
 _MELDED: Final = 4 * SUIT
 WHOLE_SUITS: Final = _MELDED  # the keys below it: suits the melds leave whole
+# Above the melds' copies, a melded suit's key holds the hand's melds: the sets left to make
+# beside them are fewer, and counting only those is what makes a melded suit (which no table
+# holds) cheap to count (``moves``' ``most``).
+_CAPPED: Final = SUIT * _MELDED
 # Two suit keys of one hand as one int (``Room.pair``): its melds are fixed, so a suit's keys
 # differ by their counts alone (under 5**9 < 2**32), and suit 0's and suit 2's keys stay
 # 2 * 5**9 apart modulo 4 * 5**9 (``SUIT``, ``_MELDED``): no two pairs get one number.
@@ -36,11 +40,11 @@ class Room(Generic[Joined]):
     def __init__(self, melds: tuple[Meld, ...], wins: frozenset[str]) -> None:
         copies = visible((), melds)
         self.room = [4 - count for count in copies]
-        self.melded = [
+        melded = [
             sum(copies[base + place] * POWERS[place] for place in range(9 if base < 27 else 7))
-            * _MELDED
             for base in (0, 9, 18, 27)
         ]
+        self.melded = [code * _MELDED + (len(melds) * _CAPPED if code else 0) for code in melded]
         self.sets = SETS - len(melds)
         self.seven_pairs = not melds and "seven_pairs" in wins
         self.thirteen_terminals = not melds and "thirteen_terminals" in wins
@@ -85,7 +89,7 @@ def suit_distances(key: int, room: list[int]) -> tuple[int, ...]:
     base, counts = suit_counts(key)
     found = tabled(key, counts)
     if found is None:
-        found = distances(counts, room[base : base + len(counts)], base < 27)
+        found = distances(counts, room[base : base + len(counts)], base < 27, most_sets(key))
     if len(_SHARED) >= 10_000:  # never reached by real suits; bounded all the same
         _SHARED.clear()
     return _SUIT_DISTANCES.put(key, _SHARED.setdefault(found, found))
@@ -152,6 +156,11 @@ def tabled(key: int, counts: list[int]) -> tuple[int, ...] | None:
     return tuple([FAR if (packed >> 4 * i & 15) == 15 else packed >> 4 * i & 15 for i in range(10)])
 
 
+def most_sets(key: int) -> int:
+    """The most sets a suit's key may have to make: fewer beside the melds."""
+    return SETS - key // _CAPPED
+
+
 def suit_counts(key: int) -> tuple[int, list[int]]:
     """A suit key's first tile and counts (nine, or seven for the honours)."""
     suit = key // SUIT % 4
@@ -163,15 +172,15 @@ def suit_counts(key: int) -> tuple[int, list[int]]:
     return suit * 9, counts
 
 
-def distances(counts: list[int], room: list[int], runs: bool) -> tuple[int, ...]:
+def distances(counts: list[int], room: list[int], runs: bool, most: int = SETS) -> tuple[int, ...]:
     """The fewest tiles to add to one suit's ``counts`` so that j sets and p pairs come out of
-    it, at index 2 * j + p, never using more of a kind than its ``room`` (``moves``, without
-    its masks: a third faster, for hand analysis)."""
-    return moves(counts, room, runs, masks=False)[0]
+    it, at index 2 * j + p (j at most ``most``; FAR beyond), never using more of a kind than
+    its ``room`` (``moves``, without its masks: a third faster, for hand analysis)."""
+    return moves(counts, room, runs, masks=False, most=most)[0]
 
 
 def moves(
-    counts: list[int], room: list[int], runs: bool, masks: bool = True
+    counts: list[int], room: list[int], runs: bool, masks: bool = True, most: int = SETS
 ) -> tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]]:
     """``distances``, and at each index the kinds whose draw lowers it and those whose discard
     keeps it, as masks of the suit's places.
@@ -210,11 +219,11 @@ def moves(
             owed = (state & 7) + (state >> 3 & 7)  # tiles of this kind the open chows need
             made = state >> 6 & 7
             paired = state >> 9
-            starts = SETS - made if runs and kind <= last else 0
+            starts = most - made if runs and kind <= last else 0
             for start in range(min(starts, cap - owed) + 1):
                 for pung in range(2):
                     sets = made + start + pung
-                    if sets > SETS:
+                    if sets > most:
                         break
                     for pair in range(2 - paired):
                         use = owed + start + 3 * pung + 2 * pair

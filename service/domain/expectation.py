@@ -42,6 +42,7 @@ from .distance import (
     TABLE,
     WHOLE_SUITS,
     Room,
+    most_sets,
     moves,
     suit_counts,
     suit_distances,
@@ -119,7 +120,9 @@ def _suit_moves(key: int, room: list[int]) -> tuple[tuple[int, ...], ...]:
         return found
     base, counts = suit_counts(key)
     if key >= WHOLE_SUITS or not TABLE:
-        now, lower, keep = moves(counts, room[base : base + len(counts)], base < 27)
+        now, lower, keep = moves(
+            counts, room[base : base + len(counts)], base < 27, most=most_sets(key)
+        )
         return _SUIT_MOVES.put(
             key, (now, tuple([m << base for m in lower]), tuple([m << base for m in keep]))
         )
