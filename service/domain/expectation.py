@@ -368,12 +368,13 @@ class _Graph:
     """The hands a search reaches: 13-tile hands, and the 14-tile hands between them (a
     hand after its draw, and the 13-tile hands its discards leave).
 
-    A 13-tile hand's draws are edges, kept flat (``tiles``, ``nodes``, ``wins``; the hand's
-    from ``starts`` to ``ends``, listed one hand after another): the tile, the drawn hand's
-    index (-1: the only discard tried is the drawn tile, which leaves the hand as it was)
-    and its score won by self-draw (-1: no win). Any draw not listed is discarded again. A
-    14-tile hand's children (the hands its discards leave) are kept flat alike. A ready hand
-    also lists the discards it wins on, ``(tile, score)``. Flat lists of numbers, where a
+    A 13-tile hand's draws are edges, kept flat (``tiles``, ``left``, ``nodes``, ``wins``;
+    the hand's from ``starts`` to ``ends``, listed one hand after another): the tile, its
+    copies left to draw, the drawn hand's index (-1: the only discard tried is the drawn tile,
+    which leaves the hand as it was) and its score won by self-draw (-1: no win). Any draw not
+    listed is discarded again. A 14-tile hand's children (the hands its discards leave) are
+    kept flat alike. A ready hand also lists the discards it wins on, ``(copies left,
+    score)``. Flat lists of numbers, where a
     tuple per edge and a list per hand were made, leave the cyclic collector little to walk.
     """
 
@@ -392,7 +393,8 @@ class _Graph:
         self.tiles: list[int] = []
         self.nodes: list[int] = []
         self.wins: list[float] = []
-        self.discard_wins: list[tuple[tuple[int, float], ...]] = []
+        self.left: list[int] = []  # the copies of the tile the hand may draw: r_x(h)
+        self.discard_wins: list[tuple[tuple[int, float], ...]] = []  # (r_x, score) each
         self.drawn_index: dict[int, int] = {}
         self.children: list[int] = []
         self.child_ends: list[int] = []  # each 14-tile hand's end in ``children``
@@ -406,12 +408,13 @@ class _Graph:
     def states(self) -> int:
         return len(self.hands) + len(self.child_ends)
 
-    def draw(self, number: int, tile: int, node: int, won: float) -> None:
+    def draw(self, number: int, tile: int, left: int, node: int, won: float) -> None:
         """Lists a draw of hand ``number`` (its draws are listed one after another)."""
         if self.ends[number] == 0:
             self.starts[number] = len(self.tiles)
         assert self.ends[number] in (0, len(self.tiles)), "a hand's draws are listed together"
         self.tiles.append(tile)
+        self.left.append(left)
         self.nodes.append(node)
         self.wins.append(won)
         self.ends[number] = len(self.tiles)
@@ -421,9 +424,9 @@ class _Graph:
         if self.states >= self.budget:
             raise _TooMany
 
-    def left(self, hand: int, tile: int) -> int:
-        """Copies of ``tile`` the hand may still draw: r_x(h)."""
-        return self.copies[tile] - _count(hand, tile)
+    def lefts(self, hand: int) -> list[int]:
+        """The copies of each kind the hand may still draw: r_x(h)."""
+        return [copies - held for copies, held in zip(self.copies, _counts(hand), strict=True)]
 
     def next(self, draws_left: int) -> int:
         """The next hand whose draws are to be listed, -1 when none is left."""
@@ -451,11 +454,12 @@ class _Graph:
         self.ends.append(0)
         wins: list[tuple[int, float]] = []
         if distance == 1:
+            lefts = self.lefts(hand)
             for tile in _bits(helps):
-                if self.left(hand, tile) > 0:
+                if lefts[tile] > 0:
                     won = self.outlook.score(hand + _UNIT[tile], tile, False)
                     if won >= 0:
-                        wins.append((tile, won))
+                        wins.append((lefts[tile], won))
         self.discard_wins.append(tuple(wins) if wins else ())
         self.depth.append(self.reaching + 1 if number else 0)
         return number
@@ -475,13 +479,24 @@ class _Graph:
         return number
 
 
-def _count(hand: int, tile: int) -> int:
-    return (hand >> _SHIFT * (tile // 9) & _DIGITS) // _POW5[tile] % 5
+def _counts(hand: int) -> list[int]:
+    """A packed hand's count of each kind (each suit's digits read as a small int)."""
+    counts: list[int] = []
+    for suit in range(4):
+        digits = hand >> _SHIFT * suit & _DIGITS
+        for _ in range(9 if suit < 3 else 7):
+            counts.append(digits % 5)
+            digits //= 5
+    return counts
 
 
 def _held(hand: int) -> int:
-    """The mask of the kinds a hand holds."""
-    return sum(1 << tile for tile in range(t.KINDS) if _count(hand, tile))
+    """The mask of the kinds a hand holds (``_suit_forms``: its orphans and other kinds)."""
+    held = 0
+    for suit in range(4):
+        forms = _suit_forms((hand >> _SHIFT * suit & _DIGITS) + suit * SUIT)
+        held |= forms[2] | forms[5]
+    return held
 
 
 def _search_all(graph: _Graph, root: int, draws_left: int, pause: Pause | None) -> None:
@@ -490,13 +505,14 @@ def _search_all(graph: _Graph, root: int, draws_left: int, pause: Pause | None) 
     while (number := graph.next(draws_left)) >= 0:
         hand = graph.hands[number]
         ready = graph.distance[number] == 1
+        lefts = graph.lefts(hand)
         for tile in range(t.KINDS):
-            if graph.left(hand, tile) <= 0:
+            if lefts[tile] <= 0:
                 continue
             drawn = hand + _UNIT[tile]
             wins = ready and graph.helps[number] >> tile & 1
             won = graph.outlook.score(drawn, tile, True) if wins else -1.0
-            graph.draw(number, tile, graph.after_draw(drawn, _held(drawn)), won)
+            graph.draw(number, tile, lefts[tile], graph.after_draw(drawn, _held(drawn)), won)
         if pause is not None and number & 255 == 0:
             pause()
 
@@ -509,8 +525,9 @@ def _search_bounded(
     keeps the distance; a win passed for another wait)."""
     start = graph.hand(root)
     ready = graph.distance[start] == 1
+    lefts = graph.lefts(root)
     for tile in range(t.KINDS) if draws_left and step_off else ():
-        if graph.left(root, tile) <= 0:
+        if lefts[tile] <= 0:
             continue
         drawn = root + _UNIT[tile]
         helps = graph.helps[start] >> tile & 1
@@ -521,21 +538,22 @@ def _search_bounded(
         keep &= ~(1 << tile)
         if keep:
             won = graph.outlook.score(drawn, tile, True) if helps else -1.0
-            graph.draw(start, tile, graph.after_draw(drawn, keep), won)
+            graph.draw(start, tile, lefts[tile], graph.after_draw(drawn, keep), won)
     while (number := graph.next(draws_left)) >= 0:
         hand = graph.hands[number]
         listed = set(graph.tiles[graph.starts[number] : graph.ends[number]])
+        lefts = graph.lefts(hand)
         for tile in _bits(graph.helps[number]):
-            if tile in listed or graph.left(hand, tile) <= 0:
+            if tile in listed or lefts[tile] <= 0:
                 continue
             drawn = hand + _UNIT[tile]
             if graph.distance[number] == 1:
                 won = graph.outlook.score(drawn, tile, True)
                 if won >= 0:
-                    graph.draw(number, tile, -1, won)
+                    graph.draw(number, tile, lefts[tile], -1, won)
             else:
                 keep = graph.outlook.moves(drawn)[2]
-                graph.draw(number, tile, graph.after_draw(drawn, keep), -1.0)
+                graph.draw(number, tile, lefts[tile], graph.after_draw(drawn, keep), -1.0)
         if pause is not None and number & 255 == 0:
             pause()
 
@@ -558,17 +576,13 @@ def _solve(graph: _Graph, model: Model, pause: Pause | None) -> tuple[float, flo
     chances = [0.0] * len(graph.tiles)
     stays = [1.0] * n
     for i in range(n):
-        hand = graph.hands[i]
         stay = 1.0
         for edge in range(graph.starts[i], graph.ends[i]):
-            p = graph.left(hand, graph.tiles[edge]) / wall
+            p = graph.left[edge] / wall
             chances[edge] = p
             stay -= p
         stays[i] = stay
-    offered = [
-        [(rate * graph.left(graph.hands[i], tile), won) for tile, won in graph.discard_wins[i]]
-        for i in range(n)
-    ]
+    offered = [[(rate * left, won) for left, won in graph.discard_wins[i]] for i in range(n)]
     plays = Plays(model.objective == "win_probability", graph.distance)
     for left in range(model.draws_left + 1):
         # A hand first reached after d draws is met with at most draws_left - d left: the
