@@ -565,7 +565,7 @@ def _solve(graph: _Graph, model: Model, pause: Pause | None) -> tuple[float, flo
     """The root's four figures (self-draw and discard win chances, expected score, ready
     chance) under the best play, by the draws left, from none up.
 
-    A hand's figures are kept as the play order reads them (``Plays``): the objective first,
+    A hand's figures are kept as the play order reads them (``Play``): the objective first,
     then the other of score and chance, the ready chance, the self-draw chance.
     """
     n = len(graph.hands)
@@ -573,16 +573,18 @@ def _solve(graph: _Graph, model: Model, pause: Pause | None) -> tuple[float, flo
     wall = float(size) if size > 0 else 1.0
     rate = model.discard_rate / wall
     # Each draw's probability, and each hand's chance of a draw it discards again.
-    chances = [0.0] * len(graph.tiles)
+    chances = [left / wall for left in graph.left]
     stays = [1.0] * n
     for i in range(n):
         stay = 1.0
         for edge in range(graph.starts[i], graph.ends[i]):
-            p = graph.left[edge] / wall
-            chances[edge] = p
-            stay -= p
+            stay -= chances[edge]
         stays[i] = stay
-    offered = [[(rate * left, won) for left, won in graph.discard_wins[i]] for i in range(n)]
+    offered = (
+        [[(rate * left, won) for left, won in wins] for wins in graph.discard_wins]
+        if rate > 0
+        else []
+    )
     plays = Plays(model.objective == "win_probability", graph.distance)
     for left in range(model.draws_left + 1):
         # A hand first reached after d draws is met with at most draws_left - d left: the
@@ -590,8 +592,9 @@ def _solve(graph: _Graph, model: Model, pause: Pause | None) -> tuple[float, flo
         # with ``left`` are the first ``met`` (the others keep figures no play reads).
         met = bisect_right(graph.depth, model.draws_left - left)
         if left:
-            plays = _draw(graph, chances, stays, plays, met)
-        _others(offered, plays, met)
+            _draw(graph, chances, stays, plays, met)
+        if offered:
+            _others(offered, plays, met)
         if pause is not None:
             pause()
     return plays.figures(0)
@@ -600,49 +603,54 @@ def _solve(graph: _Graph, model: Model, pause: Pause | None) -> tuple[float, flo
 TIE: Final = 1e-9  # figures this close are one figure: plays alike are told apart further on
 
 
-class Plays:
-    """Each hand's figures under its best play with some draws left, in the order plays are
+class Play:
+    """A hand's figures under its best play with some draws left, in the order plays are
     compared: the objective (``first``: expected score, or chance of winning), the other of
     the two (``second``), the chance of being ready, the chance of winning by self-draw.
     Plays equal by all four have the same figures but the split of the win's ways, so the
-    figures reported never depend on the order plays are tried in."""
+    figures reported never depend on the order plays are tried in. (An object of four
+    unboxed floats: the solve reads a play's figures from it, not four lists of boxed ones.)
+    """
 
-    __slots__ = ("by_chance", "first", "ready", "second", "self_drawn")
+    __slots__ = ("first", "ready", "second", "self_drawn")
 
-    def __init__(self, by_chance: bool, distance: list[int]) -> None:
-        n = len(distance)
-        self.by_chance = by_chance
-        self.first = [0.0] * n
-        self.second = [0.0] * n
-        self.ready = [1.0 if d == 1 else 0.0 for d in distance]
-        self.self_drawn = [0.0] * n
+    def __init__(self, first: float, second: float, ready: float, self_drawn: float) -> None:
+        self.first = first
+        self.second = second
+        self.ready = ready
+        self.self_drawn = self_drawn
 
-    def empty(self) -> Plays:
-        return Plays(self.by_chance, [])
-
-    def better(self, a: int, b: int) -> bool:
-        """Whether hand ``a``'s play is better than hand ``b``'s."""
-        first_a = self.first[a]
-        first_b = self.first[b]
-        if first_a > first_b + TIE:
+    def better(self, other: Play) -> bool:
+        """Whether this play is better than ``other``."""
+        if self.first > other.first + TIE:
             return True
-        if first_a < first_b - TIE:
+        if self.first < other.first - TIE:
             return False
         return _tie_better(
-            self.second[a], self.ready[a], self.self_drawn[a],
-            self.second[b], self.ready[b], self.self_drawn[b],
-        )  # fmt: skip
+            self.second, self.ready, self.self_drawn, other.second, other.ready, other.self_drawn
+        )
 
-    def win_first(self, won: float, self_drawn: bool, i: int) -> bool:
-        """Whether a win worth ``won`` is taken rather than playing on from hand ``i``: unless
-        playing on is better."""
+
+class Plays:
+    """Each hand's ``Play`` with the draws left so far (``now``), and the plays the next draw
+    writes (``then``): the two take turns, so a draw makes no objects."""
+
+    __slots__ = ("by_chance", "now", "then")
+
+    def __init__(self, by_chance: bool, distance: list[int]) -> None:
+        self.by_chance = by_chance
+        self.now = [Play(0.0, 0.0, 1.0 if d == 1 else 0.0, 0.0) for d in distance]
+        self.then = [Play(0.0, 0.0, 0.0, 0.0) for _ in distance]
+
+    def win_first(self, won: float, self_drawn: bool, play: Play) -> bool:
+        """Whether a win worth ``won`` is taken rather than ``play``: unless that is better."""
         first, second = (1.0, won) if self.by_chance else (won, 1.0)
-        if self.first[i] > first + TIE:
+        if play.first > first + TIE:
             return False
-        if self.first[i] < first - TIE:
+        if play.first < first - TIE:
             return True
         way = 1.0 if self_drawn else 0.0
-        return not _tie_better(self.second[i], self.ready[i], self.self_drawn[i], second, 1.0, way)
+        return not _tie_better(play.second, play.ready, play.self_drawn, second, 1.0, way)
 
     def win(self, won: float) -> tuple[float, float]:
         """A win's first and second figures."""
@@ -650,10 +658,9 @@ class Plays:
 
     def figures(self, i: int) -> tuple[float, float, float, float]:
         """Hand ``i``'s figures: self-draw and discard win chances, expected score, ready."""
-        chance, value = (
-            (self.first[i], self.second[i]) if self.by_chance else (self.second[i], self.first[i])
-        )
-        return self.self_drawn[i], chance - self.self_drawn[i], value, self.ready[i]
+        play = self.now[i]
+        chance, value = (play.first, play.second) if self.by_chance else (play.second, play.first)
+        return play.self_drawn, chance - play.self_drawn, value, play.ready
 
 
 def _tie_better(
@@ -667,99 +674,105 @@ def _tie_better(
     return self_a > self_b + TIE
 
 
-def _draw(graph: _Graph, chances: list[float], stays: list[float], plays: Plays, met: int) -> Plays:
+def _draw(graph: _Graph, chances: list[float], stays: list[float], plays: Plays, met: int) -> None:
     """One more draw: each 14-tile hand's best discard, then the draws of each of the first
     ``met`` hands weighed (the rest keep their figures)."""
-    first = plays.first
-    second = plays.second
-    ready = plays.ready
-    self_drawn = plays.self_drawn
+    now = plays.now
     # Each 14-tile hand's best discard. Plays are told apart by ``first`` alone unless it ties
-    # (``Plays.better`` then): most comparisons end there, without a call.
+    # (``Play.better`` then): most comparisons end there, without a call.
     children = graph.children
     best: list[int] = []
     start = 0
     for end in graph.child_ends:
-        chosen = children[start] if end > start else -1
-        top = first[chosen] if end > start else 0.0
-        for place in range(start + 1, end):
-            child = children[place]
-            value = first[child]
-            if value > top + TIE or (value >= top - TIE and plays.better(child, chosen)):
-                chosen = child
-                top = value
+        chosen = -1
+        if end > start:
+            chosen = children[start]
+            top = now[chosen]
+            for place in range(start + 1, end):
+                child = children[place]
+                play = now[child]
+                value = play.first
+                if value > top.first + TIE or (value >= top.first - TIE and play.better(top)):
+                    chosen = child
+                    top = play
         best.append(chosen)
         start = end
     nodes = graph.nodes
     wins = graph.wins
     starts = graph.starts
     ends = graph.ends
-    after = plays.empty()
+    then = plays.then
     for i in range(met):
+        here = now[i]
         stay = stays[i]
-        a_first = stay * first[i]
-        a_second = stay * second[i]
-        a_ready = stay * ready[i]
-        a_self = stay * self_drawn[i]
+        a_first = stay * here.first
+        a_second = stay * here.second
+        a_ready = stay * here.ready
+        a_self = stay * here.self_drawn
         for edge in range(starts[i], ends[i]):
             p = chances[edge]
             node = nodes[edge]
             won = wins[edge]
-            chosen = i  # the drawn tile discarded again
+            taken = here  # the drawn tile discarded again
             if node >= 0:
                 other = best[node]
                 if other >= 0:
-                    value = first[other]
-                    here = first[i]
-                    if value > here + TIE or (value >= here - TIE and plays.better(other, i)):
-                        chosen = other
-            if won >= 0 and plays.win_first(won, True, chosen):
+                    play = now[other]
+                    value = play.first
+                    if value > here.first + TIE or (
+                        value >= here.first - TIE and play.better(here)
+                    ):
+                        taken = play
+            if won >= 0 and plays.win_first(won, True, taken):
                 win_first, win_second = plays.win(won)
                 a_first += p * win_first
                 a_second += p * win_second
                 a_ready += p
                 a_self += p
                 continue
-            a_first += p * first[chosen]
-            a_second += p * second[chosen]
-            a_ready += p * ready[chosen]
-            a_self += p * self_drawn[chosen]
-        after.first.append(a_first)
-        after.second.append(a_second)
-        after.ready.append(a_ready)
-        after.self_drawn.append(a_self)
-    after.first += first[met:]
-    after.second += second[met:]
-    after.ready += ready[met:]
-    after.self_drawn += self_drawn[met:]
-    return after
+            a_first += p * taken.first
+            a_second += p * taken.second
+            a_ready += p * taken.ready
+            a_self += p * taken.self_drawn
+        out = then[i]
+        out.first = a_first
+        out.second = a_second
+        out.ready = a_ready
+        out.self_drawn = a_self
+    for i in range(met, len(now)):
+        kept = now[i]
+        out = then[i]
+        out.first = kept.first
+        out.second = kept.second
+        out.ready = kept.ready
+        out.self_drawn = kept.self_drawn
+    plays.now = then
+    plays.then = now
 
 
 def _others(offered: list[list[tuple[float, float]]], plays: Plays, met: int) -> None:
     """The three others' discards, before the draw: each a winning tile with its chance, won
     on or let pass (in place), for the first ``met`` hands."""
-    first = plays.first
-    second = plays.second
-    ready = plays.ready
-    self_drawn = plays.self_drawn
+    now = plays.now
     for i in range(met):
         wins = offered[i]
         if not wins:
             continue
+        play = now[i]
         for _ in range(OTHERS):
             stay = 1.0
             a_first = a_second = a_ready = 0.0
             for p, won in wins:
-                if p > 0 and plays.win_first(won, False, i):
+                if p > 0 and plays.win_first(won, False, play):
                     win_first, win_second = plays.win(won)
                     stay -= p
                     a_first += p * win_first
                     a_second += p * win_second
                     a_ready += p
-            first[i] = a_first + stay * first[i]
-            second[i] = a_second + stay * second[i]
-            ready[i] = a_ready + stay * ready[i]
-            self_drawn[i] = stay * self_drawn[i]
+            play.first = a_first + stay * play.first
+            play.second = a_second + stay * play.second
+            play.ready = a_ready + stay * play.ready
+            play.self_drawn = stay * play.self_drawn
 
 
 # --- The entry point -----------------------------------------------------------------------
