@@ -7,6 +7,9 @@ from array import array
 from importlib import resources
 from typing import Final, Generic, TypeVar
 
+from librt.vecs import append, vec
+from mypy_extensions import i64
+
 from .hand import Meld, visible
 from .memo import Memo
 
@@ -179,6 +182,11 @@ def distances(counts: list[int], room: list[int], runs: bool, most: int = SETS) 
     return moves(counts, room, runs, masks=False, most=most)[0]
 
 
+# What ``moves``' buffers start as, each state unreached (copied: a copy is one memcpy).
+_FARS: Final = vec[i64]([FAR] * 1024)
+_NONE: Final = vec[i64]([0] * 1024)
+
+
 def moves(
     counts: list[int], room: list[int], runs: bool, masks: bool = True, most: int = SETS
 ) -> tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]]:
@@ -198,20 +206,23 @@ def moves(
     """
     # The states reached so far, the fewest tiles added to reach each (FAR: not reached), and
     # what their cheapest ways lack and leave spare; the next kind's in ``ahead`` (two buffers
-    # taking turns, each reset where it was used: a fresh list per kind cost more than the pass).
-    states = [0]
-    costs = [FAR] * 1024
+    # taking turns, each reset where it was used). Unboxed vectors of native ints: the pass
+    # reads and writes them a few thousand times, and a list would box every value it stores.
+    states = vec[i64]([0])
+    costs = _FARS[:]
     costs[0] = 0
-    ahead = [FAR] * 1024
-    lacks = [0] * 1024
-    spares = [0] * 1024
-    ahead_lacks = [0] * 1024 if masks else lacks
-    ahead_spares = [0] * 1024 if masks else spares
+    ahead = _FARS[:]
+    lacks = _NONE[:]
+    spares = _NONE[:]
+    ahead_lacks = _NONE[:]
+    ahead_spares = _NONE[:]
     last = len(counts) - 3
-    for kind, have in enumerate(counts):
-        cap = room[kind]
-        bit = 1 << kind
-        reached: list[int] = []
+    cap_sets: i64 = most
+    for kind, have_count in enumerate(counts):
+        have: i64 = have_count
+        cap: i64 = room[kind]
+        bit: i64 = 1 << kind
+        reached = vec[i64]()
         for state in states:
             spent = costs[state]
             lack = lacks[state]
@@ -219,31 +230,40 @@ def moves(
             owed = (state & 7) + (state >> 3 & 7)  # tiles of this kind the open chows need
             made = state >> 6 & 7
             paired = state >> 9
-            starts = most - made if runs and kind <= last else 0
-            for start in range(min(starts, cap - owed) + 1):
-                for pung in range(2):
+            starts: i64 = 0
+            if runs and kind <= last:
+                starts = cap_sets - made
+            limit = cap - owed if cap - owed < starts else starts
+            start: i64 = 0
+            while start <= limit:
+                pung: i64 = 0
+                while pung < 2:
                     sets = made + start + pung
-                    if sets > most:
+                    if sets > cap_sets:
                         break
-                    for pair in range(2 - paired):
+                    pair: i64 = 0
+                    while pair < 2 - paired:
                         use = owed + start + 3 * pung + 2 * pair
                         if use > cap:
                             break
-                        cost = spent + (use - have if use > have else 0)
+                        cost = spent
+                        if use > have:  # (not a conditional expression: its 0 boxes)
+                            cost += use - have
                         after = (state >> 3 & 7) | start << 3 | sets << 6 | (paired + pair) << 9
                         was = ahead[after]
-                        if cost > was:
-                            continue
                         if cost < was:
                             if was == FAR:
-                                reached.append(after)
+                                reached = append(reached, after)
                             ahead[after] = cost
                             if masks:  # a first way to it: what was there is stale
                                 ahead_lacks[after] = lack | bit if use > have else lack
                                 ahead_spares[after] = spare | bit if use < have else spare
-                        elif masks:
+                        elif cost == was and masks:
                             ahead_lacks[after] |= lack | bit if use > have else lack
                             ahead_spares[after] |= spare | bit if use < have else spare
+                        pair += 1
+                    pung += 1
+                start += 1
         for state in states:
             costs[state] = FAR
         states = reached
