@@ -32,7 +32,10 @@ from bisect import bisect_right
 from collections.abc import Callable
 from dataclasses import dataclass
 from math import comb
-from typing import Final, Literal
+from typing import Final, Literal, TypeAlias
+
+from librt.vecs import vec
+from mypy_extensions import i64
 
 from . import tiles as t
 from .distance import (
@@ -110,98 +113,105 @@ class Search:
 # --- A hand's distance, the draws that lower it, the discards that keep it -------------------
 
 
-def _suit_moves(key: int, room: list[int]) -> tuple[tuple[int, ...], ...]:
-    """One suit's distances (index 2 * sets + pair, as ``distance.suit_distances``), and for
-    each index the masks of the tiles whose draw lowers it and whose discard keeps it: for a
-    suit the melds leave whole, read from its neighbours' distances in the table (a tile more
-    or less); for another, counted in one pass (``distance.moves``)."""
+# A part of a hand's moves (a suit's, or two joined), as one unboxed vector of native ints:
+# at ``COST + i`` the distance at index i (2 * sets + pair, as ``distance.suit_distances``), at
+# ``LOWER + i`` and ``KEEP + i`` the masks of the tiles whose draw lowers it and whose discard
+# keeps it. Joins read and write them a few hundred times a request: unboxed, no int is made.
+Moves: TypeAlias = "vec[i64]"
+COST: Final = 0
+LOWER: Final = 10
+KEEP: Final = 20
+_NO_MOVES: Final = vec[i64]([FAR] * 10 + [0] * 20)
+
+
+def _suit_moves(key: int, room: list[int]) -> Moves:
+    """One suit's moves: for a suit the melds leave whole, read from its neighbours' distances
+    in the table (a tile more or less); for another, counted in one pass (``distance.moves``)."""
     found = _SUIT_MOVES.get(key)
     if found is not None:
         return found
     base, counts = suit_counts(key)
+    made = _NO_MOVES[:]
     if key >= WHOLE_SUITS or not TABLE:
         now, lower, keep = moves(
             counts, room[base : base + len(counts)], base < 27, most=most_sets(key)
         )
-        return _SUIT_MOVES.put(
-            key, (now, tuple([m << base for m in lower]), tuple([m << base for m in keep]))
-        )
+        for index in range(10):
+            made[COST + index] = now[index]
+            made[LOWER + index] = lower[index] << base
+            made[KEEP + index] = keep[index] << base
+        return _SUIT_MOVES.put(key, made)
     now = suit_distances(key, room)
-    lowers = [0] * 10
-    keeps = [0] * 10
+    for index in range(10):
+        made[COST + index] = now[index]
     for place, count in enumerate(counts):
-        bit = 1 << base + place
+        bit: i64 = 1 << base + place
         if count < 4:
             more = suit_distances(key + POWERS[place], room)
             for index in range(10):
                 if more[index] < now[index]:
-                    lowers[index] |= bit
+                    made[LOWER + index] |= bit
         if count:
             less = suit_distances(key - POWERS[place], room)
             for index in range(10):
                 if less[index] == now[index] < FAR:
-                    keeps[index] |= bit
-    return _SUIT_MOVES.put(key, (now, tuple(lowers), tuple(keeps)))
+                    made[KEEP + index] |= bit
+    return _SUIT_MOVES.put(key, made)
 
 
 # Suits met by searches, with their masks: ~300 bytes an entry; bounded as every table keyed
 # by client input is (memo.py).
-_SUIT_MOVES: Final[Memo[int, tuple[tuple[int, ...], ...]]] = Memo(50_000)
+_SUIT_MOVES: Final[Memo[int, Moves]] = Memo(50_000)
 
 
-def _joined(
-    a: tuple[tuple[int, ...], ...], b: tuple[tuple[int, ...], ...]
-) -> tuple[tuple[int, ...], ...]:
+def _joined(a: Moves, b: Moves) -> Moves:
     """Two parts' moves as one: the cheapest split at each index, the masks of every split
     that costs that (a tile helps the whole if it helps a part of some cheapest split)."""
-    a_cost, a_lower, a_keep = a
-    b_cost, b_lower, b_keep = b
-    cost = [FAR] * 10
-    lower = [0] * 10
-    keep = [0] * 10
-    for index_a in range(10):
-        spent = a_cost[index_a]
-        if spent >= FAR:
-            continue
-        for index_b in range(10 - index_a):
-            if index_a & index_b & 1:
-                continue  # one pair only
-            total = spent + b_cost[index_b]
-            index = index_a + index_b
-            if total < cost[index]:
-                cost[index] = total
-                lower[index] = a_lower[index_a] | b_lower[index_b]
-                keep[index] = a_keep[index_a] | b_keep[index_b]
-            elif total == cost[index] < FAR:
-                lower[index] |= a_lower[index_a] | b_lower[index_b]
-                keep[index] |= a_keep[index_a] | b_keep[index_b]
-    return tuple(cost), tuple(lower), tuple(keep)
+    made = _NO_MOVES[:]
+    index_a: i64 = 0
+    while index_a < 10:
+        spent = a[COST + index_a]
+        if spent < FAR:
+            index_b: i64 = 0
+            while index_b < 10 - index_a:
+                if not index_a & index_b & 1:  # one pair only
+                    total = spent + b[COST + index_b]
+                    index = index_a + index_b
+                    was = made[COST + index]
+                    if total < was:
+                        made[COST + index] = total
+                        made[LOWER + index] = a[LOWER + index_a] | b[LOWER + index_b]
+                        made[KEEP + index] = a[KEEP + index_a] | b[KEEP + index_b]
+                    elif total == was and total < FAR:
+                        made[LOWER + index] |= a[LOWER + index_a] | b[LOWER + index_b]
+                        made[KEEP + index] |= a[KEEP + index_a] | b[KEEP + index_b]
+                index_b += 1
+        index_a += 1
+    return made
 
 
-def _joined_at(
-    a: tuple[tuple[int, ...], ...], b: tuple[tuple[int, ...], ...], index: int
-) -> tuple[int, int, int]:
+def _joined_at(a: Moves, b: Moves, index: i64) -> tuple[int, int, int]:
     """``_joined(a, b)`` at one index only: the whole hand's distance and masks."""
-    a_cost, a_lower, a_keep = a
-    b_cost, b_lower, b_keep = b
-    cost = FAR
-    lower = keep = 0
-    for index_a in range(index + 1):
+    cost: i64 = FAR
+    lower: i64 = 0
+    keep: i64 = 0
+    index_a: i64 = 0
+    while index_a <= index:
         index_b = index - index_a
-        if index_b > 9 or index_a & index_b & 1:
-            continue
-        total = a_cost[index_a] + b_cost[index_b]
-        if total < cost:
-            cost = total
-            lower = a_lower[index_a] | b_lower[index_b]
-            keep = a_keep[index_a] | b_keep[index_b]
-        elif total == cost < FAR:
-            lower |= a_lower[index_a] | b_lower[index_b]
-            keep |= a_keep[index_a] | b_keep[index_b]
+        if index_b <= 9 and not index_a & index_b & 1:
+            total = a[COST + index_a] + b[COST + index_b]
+            if total < cost:
+                cost = total
+                lower = a[LOWER + index_a] | b[LOWER + index_b]
+                keep = a[KEEP + index_a] | b[KEEP + index_b]
+            elif total == cost and total < FAR:
+                lower |= a[LOWER + index_a] | b[LOWER + index_b]
+                keep |= a[KEEP + index_a] | b[KEEP + index_b]
+        index_a += 1
     return cost, lower, keep
 
 
-class Outlook(Room[tuple[tuple[int, ...], ...]]):
+class Outlook(Room[Moves]):
     """One request's hands as the search reads them: the forms they win in beside the melds
     (``Room``), each hand's moves and each win's score, kept while the request is answered
     (its evaluations meet the same hands)."""
@@ -236,7 +246,7 @@ class Outlook(Room[tuple[tuple[int, ...], ...]]):
         self.scores[key] = value
         return value
 
-    def join(self, low: int, high: int) -> tuple[tuple[int, ...], ...]:
+    def join(self, low: int, high: int) -> Moves:
         """Two suits' moves as one part's (``Room.pair`` keeps them)."""
         return _joined(_suit_moves(low, self.room), _suit_moves(high, self.room))
 
