@@ -28,13 +28,12 @@ those masks.
 
 from __future__ import annotations
 
-from bisect import bisect_right
 from collections.abc import Callable
 from dataclasses import dataclass
 from math import comb
 from typing import Final, Literal, TypeAlias
 
-from librt.vecs import vec
+from librt.vecs import append, extend, vec
 from mypy_extensions import i64
 
 from . import tiles as t
@@ -396,21 +395,21 @@ class _Graph:
         self.budget = budget
         self.index: dict[int, int] = {}
         self.hands: list[int] = []
-        self.distance: list[int] = []
-        self.helps: list[int] = []
-        self.starts: list[int] = []
-        self.ends: list[int] = []
-        self.tiles: list[int] = []
-        self.nodes: list[int] = []
-        self.wins: list[float] = []
-        self.left: list[int] = []  # the copies of the tile the hand may draw: r_x(h)
+        self.distance = vec[i64]()
+        self.helps = vec[i64]()
+        self.starts = vec[i64]()
+        self.ends = vec[i64]()
+        self.tiles = vec[i64]()
+        self.nodes = vec[i64]()
+        self.wins = vec[float]()
+        self.left = vec[i64]()  # the copies of the tile the hand may draw: r_x(h)
         self.discard_wins: list[tuple[tuple[int, float], ...]] = []  # (r_x, score) each
         self.drawn_index: dict[int, int] = {}
-        self.children: list[int] = []
-        self.child_ends: list[int] = []  # each 14-tile hand's end in ``children``
+        self.children = vec[i64]()
+        self.child_ends = vec[i64]()  # each 14-tile hand's end in ``children``
         # 13-tile hands in the order reached, each at the fewest draws it takes to reach it:
         # a hand reached with no draw left lists none.
-        self.depth: list[int] = []
+        self.depth = vec[i64]()
         self.listed = 0  # the hands whose draws are listed, in that order
         self.reaching = 0  # the depth of the hand whose draws are being listed
 
@@ -423,10 +422,10 @@ class _Graph:
         if self.ends[number] == 0:
             self.starts[number] = len(self.tiles)
         assert self.ends[number] in (0, len(self.tiles)), "a hand's draws are listed together"
-        self.tiles.append(tile)
-        self.left.append(left)
-        self.nodes.append(node)
-        self.wins.append(won)
+        self.tiles = append(self.tiles, tile)
+        self.left = append(self.left, left)
+        self.nodes = append(self.nodes, node)
+        self.wins = append(self.wins, won)
         self.ends[number] = len(self.tiles)
 
     def _grow(self) -> None:
@@ -458,10 +457,10 @@ class _Graph:
         number = len(self.hands)
         self.index[hand] = number
         self.hands.append(hand)
-        self.distance.append(distance)
-        self.helps.append(helps)
-        self.starts.append(0)
-        self.ends.append(0)
+        self.distance = append(self.distance, distance)
+        self.helps = append(self.helps, helps)
+        self.starts = append(self.starts, 0)
+        self.ends = append(self.ends, 0)
         wins: list[tuple[int, float]] = []
         if distance == 1:
             lefts = self.lefts(hand)
@@ -471,7 +470,7 @@ class _Graph:
                     if won >= 0:
                         wins.append((lefts[tile], won))
         self.discard_wins.append(tuple(wins) if wins else ())
-        self.depth.append(self.reaching + 1 if number else 0)
+        self.depth = append(self.depth, self.reaching + 1 if number else 0)
         return number
 
     def after_draw(self, drawn: int, discards: int) -> int:
@@ -482,9 +481,9 @@ class _Graph:
         self._grow()
         number = len(self.child_ends)
         self.drawn_index[drawn] = number
-        self.child_ends.append(0)
+        self.child_ends = append(self.child_ends, 0)
         hands = [self.hand(drawn - _UNIT[tile]) for tile in _bits(discards)]
-        self.children += hands  # after the hands are made: ``hand`` lists no children
+        self.children = extend(self.children, hands)  # after: ``hand`` lists no children
         self.child_ends[number] = len(self.children)
         return number
 
@@ -583,24 +582,33 @@ def _solve(graph: _Graph, model: Model, pause: Pause | None) -> tuple[float, flo
     wall = float(size) if size > 0 else 1.0
     rate = model.discard_rate / wall
     # Each draw's probability, and each hand's chance of a draw it discards again.
-    chances = [left / wall for left in graph.left]
-    stays = [1.0] * n
+    chances = vec[float]()
+    for left in graph.left:
+        chances = append(chances, float(left) / wall)
+    stays = vec[float]()
     for i in range(n):
         stay = 1.0
         for edge in range(graph.starts[i], graph.ends[i]):
             stay -= chances[edge]
-        stays[i] = stay
+        stays = append(stays, stay)
     offered = (
         [[(rate * left, won) for left, won in wins] for wins in graph.discard_wins]
         if rate > 0
         else []
     )
     plays = Plays(model.objective == "win_probability", graph.distance)
+    # A hand first reached after d draws is met with at most draws_left - d left: the hands
+    # are listed by the draws it takes to reach them, so those that can still be met with
+    # ``left`` are the first ``within[draws_left - left]`` (the others keep figures no play
+    # reads).
+    within = [0] * (model.draws_left + 1)
+    for depth in graph.depth:
+        if depth <= model.draws_left:
+            within[depth] += 1
+    for draws in range(1, model.draws_left + 1):
+        within[draws] += within[draws - 1]
     for left in range(model.draws_left + 1):
-        # A hand first reached after d draws is met with at most draws_left - d left: the
-        # hands are listed by the draws it takes to reach them, so those that can still be met
-        # with ``left`` are the first ``met`` (the others keep figures no play reads).
-        met = bisect_right(graph.depth, model.draws_left - left)
+        met = within[model.draws_left - left]
         if left:
             _draw(graph, chances, stays, plays, met)
         if offered:
@@ -647,7 +655,7 @@ class Plays:
 
     __slots__ = ("by_chance", "now", "then")
 
-    def __init__(self, by_chance: bool, distance: list[int]) -> None:
+    def __init__(self, by_chance: bool, distance: vec[i64]) -> None:
         self.by_chance = by_chance
         self.now = [Play(0.0, 0.0, 1.0 if d == 1 else 0.0, 0.0) for d in distance]
         self.then = [Play(0.0, 0.0, 0.0, 0.0) for _ in distance]
@@ -684,17 +692,17 @@ def _tie_better(
     return self_a > self_b + TIE
 
 
-def _draw(graph: _Graph, chances: list[float], stays: list[float], plays: Plays, met: int) -> None:
+def _draw(graph: _Graph, chances: vec[float], stays: vec[float], plays: Plays, met: int) -> None:
     """One more draw: each 14-tile hand's best discard, then the draws of each of the first
     ``met`` hands weighed (the rest keep their figures)."""
     now = plays.now
     # Each 14-tile hand's best discard. Plays are told apart by ``first`` alone unless it ties
     # (``Play.better`` then): most comparisons end there, without a call.
     children = graph.children
-    best: list[int] = []
-    start = 0
+    best = vec[i64]()
+    start: i64 = 0
     for end in graph.child_ends:
-        chosen = -1
+        chosen: i64 = -1
         if end > start:
             chosen = children[start]
             top = now[chosen]
@@ -705,7 +713,7 @@ def _draw(graph: _Graph, chances: list[float], stays: list[float], plays: Plays,
                 if value > top.first + TIE or (value >= top.first - TIE and play.better(top)):
                     chosen = child
                     top = play
-        best.append(chosen)
+        best = append(best, chosen)
         start = end
     nodes = graph.nodes
     wins = graph.wins
