@@ -392,6 +392,7 @@ class _Graph:
         # Each kind's copies the player's hands may hold or draw: 4 less those in the melds,
         # in ``visible`` and the discard under evaluation.
         self.copies = copies
+        self.drawable = vec[i64](copies)
         self.budget = budget
         self.index: dict[int, int] = {}
         self.hands: list[int] = []
@@ -433,9 +434,18 @@ class _Graph:
         if self.states >= self.budget:
             raise _TooMany
 
-    def lefts(self, hand: int) -> list[int]:
-        """The copies of each kind the hand may still draw: r_x(h)."""
-        return [copies - held for copies, held in zip(self.copies, _counts(hand), strict=True)]
+    def lefts(self, hand: int) -> vec[i64]:
+        """The copies of each kind the hand may still draw: r_x(h) (each suit's digits read
+        as a native int)."""
+        left = self.drawable[:]
+        tile: i64 = 0
+        for suit in range(4):
+            digits: i64 = hand >> _SHIFT * suit & _DIGITS
+            for _ in range(9 if suit < 3 else 7):
+                left[tile] -= digits % 5
+                digits //= 5
+                tile += 1
+        return left
 
     def next(self, draws_left: int) -> int:
         """The next hand whose draws are to be listed, -1 when none is left."""
@@ -486,17 +496,6 @@ class _Graph:
         self.children = extend(self.children, hands)  # after: ``hand`` lists no children
         self.child_ends[number] = len(self.children)
         return number
-
-
-def _counts(hand: int) -> list[int]:
-    """A packed hand's count of each kind (each suit's digits read as a small int)."""
-    counts: list[int] = []
-    for suit in range(4):
-        digits = hand >> _SHIFT * suit & _DIGITS
-        for _ in range(9 if suit < 3 else 7):
-            counts.append(digits % 5)
-            digits //= 5
-    return counts
 
 
 def _held(hand: int) -> int:
