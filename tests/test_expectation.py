@@ -230,7 +230,7 @@ def _search(
         assert found is not None
     else:
         held = [c + u for c, u in zip(oracle.root, unseen, strict=True)]
-        graph = _Graph(outlook, held, model.budget)
+        graph = _Graph(outlook, held, model)
         _search_bounded(graph, packed(list(oracle.root)), model.draws_left, step_off, None)
         found = _figures(graph, model, None)
     return {

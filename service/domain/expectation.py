@@ -383,17 +383,19 @@ class _Graph:
     which leaves the hand as it was) and its score won by self-draw (-1: no win). Any draw not
     listed is discarded again. A 14-tile hand's children (the hands its discards leave) are
     kept flat alike. A ready hand also lists the discards it wins on, ``(copies left,
-    score)``. Flat lists of numbers, where a
-    tuple per edge and a list per hand were made, leave the cyclic collector little to walk.
+    score)``, when the others' discards are won on at all (``offered``). Flat vectors of
+    numbers, where a tuple per edge and a list per hand were made, leave the cyclic collector
+    little to walk.
     """
 
-    def __init__(self, outlook: Outlook, copies: list[int], budget: int) -> None:
+    def __init__(self, outlook: Outlook, copies: list[int], model: Model) -> None:
         self.outlook = outlook
+        self.offered = model.discard_rate > 0  # whether the others' discards are won on
         # Each kind's copies the player's hands may hold or draw: 4 less those in the melds,
         # in ``visible`` and the discard under evaluation.
         self.copies = copies
         self.drawable = vec[i64](copies)
-        self.budget = budget
+        self.budget = model.budget
         self.index: dict[int, int] = {}
         self.hands: list[int] = []
         self.distance = vec[i64]()
@@ -472,7 +474,7 @@ class _Graph:
         self.starts = append(self.starts, 0)
         self.ends = append(self.ends, 0)
         wins: list[tuple[int, float]] = []
-        if distance == 1:
+        if distance == 1 and self.offered:
             lefts = self.lefts(hand)
             for tile in _bits(helps):
                 if lefts[tile] > 0:
@@ -818,14 +820,14 @@ def expect(
         return None, Search(0, False, "too_far")
     held = [count + left for count, left in zip(counts, unseen, strict=True)]
     if _fits_whole(len(hand.tiles), model):
-        graph = _Graph(outlook, held, model.budget)
+        graph = _Graph(outlook, held, model)
         try:
             _search_all(graph, root, model.draws_left, pause)
         except _TooMany:
             pass
         else:
             return _figures(graph, model, pause), Search(graph.states, True)
-    graph = _Graph(outlook, held, model.budget)
+    graph = _Graph(outlook, held, model)
     try:
         _search_bounded(graph, root, model.draws_left, step_off, pause)
     except _TooMany:
