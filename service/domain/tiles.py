@@ -327,19 +327,19 @@ def tally(tiles: tuple[int, ...]) -> tuple[int, int, int, int, int]:
     kinds: i64 = 0
     for tile in tiles:
         kind: i64 = tile
-        kinds |= _bit(kind)
+        kinds |= bit(kind)
         if kind < 9:
-            m += _bit(FACE_BITS * kind)
+            m += bit(FACE_BITS * kind)
         elif kind < 18:
-            p += _bit(FACE_BITS * (kind - 9))
+            p += bit(FACE_BITS * (kind - 9))
         elif kind < EAST:
-            s += _bit(FACE_BITS * (kind - 18))
+            s += bit(FACE_BITS * (kind - 18))
         else:
-            z += _bit(FACE_BITS * (kind - EAST))
+            z += bit(FACE_BITS * (kind - EAST))
     return m, p, s, z, kinds
 
 
-def _bit(n: i64) -> i64:
+def bit(n: i64) -> i64:
     """``1 << n`` for ``n`` from 0 to 61. Compiled, ``1 << n`` would shift a C int (wrong
     from bit 32 on), and ``1 << 62`` is boxed (above a tagged int): ``1 << 61`` is a 64-bit
     constant."""
