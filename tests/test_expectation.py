@@ -19,6 +19,7 @@ from hypothesis import strategies as st
 
 from service import engine
 from service.domain import tiles as t
+from service.domain.analysis import discards
 from service.domain.distance import SUIT, distances, moves
 from service.domain.errors import ScoringError
 from service.domain.expectation import (
@@ -392,6 +393,22 @@ def test_a_discard_farther_than_the_nearest_keeps_to_its_shortest_ways() -> None
     assert ranked["8p"]["expected"]["expected_score"] == 4.7433
     assert alone["expected_score"] == 5.3462
     assert ranked["3s"]["expected"] == _waits_after("12333m88p1233456s", "3s", expect)["expected"]
+
+
+def test_a_second_search_of_the_best_discard_that_does_not_fit_keeps_its_first() -> None:
+    """The same hand within 1,000 states: its discards' searches take 276 of them, and 3m's
+    second search (810 more) does not fit; 3m keeps the figures of its shortest ways (5.2528,
+    not the 5.7161 its 13 tiles get alone), still the best, and no discard goes without."""
+    request = _WAITS.load({"hand": {"tiles": "12333m88p1233456s"}, "win": {"seat": "E"}})
+    for budget, best in ((50_000, 5.7161), (1_000, 5.2528)):
+        model = Model(8, 0.5, "expected_score", budget)
+        _, found, expectation = discards(request["hand"], request["win"], request["rules"],
+                                         (), model)  # fmt: skip
+        assert expectation is not None and expectation.limited is None
+        assert [t.name(d.tile) for d in found[:2]] == ["3 Characters", "8 Circles"]
+        assert found[0].expected is not None
+        assert round(found[0].expected.expected_score, 4) == best
+        assert all(d.expected is not None for d in found)
 
 
 def test_every_kind_is_searched_compiled_as_interpreted() -> None:
