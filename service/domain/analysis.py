@@ -186,14 +186,14 @@ def _expected(
     nearest = min(shanten)
     budget = _Budget(model)
     figures: list[Figures | None] = []
-    bounded: list[bool] = []  # searched along the shortest ways only
+    narrow: list[bool] = []  # searched along its shortest ways only
     for held, away in zip(hands, shanten, strict=True):
         found, search = budget.spend(outlook, held, unseen, pause, step_off=away == nearest)
         budget.count(found, search)
         figures.append(found)
-        bounded.append(away > nearest and not search.exhaustive)
+        narrow.append(away > nearest and not search.exhaustive)
     best = min(range(len(hands)), key=lambda i: _objective(figures[i], model))
-    if bounded[best] and figures[best] is not None:
+    if narrow[best] and figures[best] is not None:
         again, _ = budget.spend(outlook, hands[best], unseen, pause, step_off=True)
         if again is not None:  # else the figures of its shortest ways stand
             figures[best] = again
