@@ -167,7 +167,7 @@ def _joined(a: Moves, b: Moves) -> Moves:
     """Two parts' moves as one: the cheapest split at each index, the masks of every split
     that costs that (a tile helps the whole if it helps a part of some cheapest split)."""
     made = _NO_MOVES[:]
-    index_a: i64 = 0
+    index_a: i64 = 0  # (counted by hand, as native ints that index the vectors unconverted)
     while index_a < 10:
         spent = a[COST + index_a]
         if spent < FAR:
