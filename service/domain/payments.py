@@ -2,86 +2,65 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Final
 
 from .hand import Rules, Win
-from .memo import Memo
+from .memo import IntMemo
 from .tiles import SEATS
-
-# What each loser pays on a self-drawn win (or one paid as such), from the value and the
-# standard value; and (what the responsible player pays, what each other loser pays) on a
-# discard win.
-_SelfDrawShare = Callable[[int, int], int]
-_DiscardShares = Callable[[int, int], tuple[int, int]]
 
 
 @dataclass(frozen=True, slots=True)
 class Scheme:
-    """A payoff scheme. ``house``: a table's own agreement, not one of v2.51's four schemes."""
+    """A payoff scheme, as data: every scheme pays a linear share of the value up to the
+    standard value (the base, ``min(value, standard)``) and of what exceeds it (the excess),
+    so each share is two factors, (of the base, of the excess).
+
+    ``self_draw``: what each loser pays on a self-drawn win (or one paid as such); ``own`` and
+    ``other``: what the responsible player and each other loser pay on a discard win.
+    ``house``: a table's own agreement, not one of v2.51's four schemes.
+    """
 
     description: str
-    self_draw: _SelfDrawShare
-    discard: _DiscardShares
+    self_draw: tuple[int, int]
+    own: tuple[int, int]
+    other: tuple[int, int]
     house: bool = False
 
 
-def _formal(value: int, standard: int) -> tuple[int, int]:
-    # Above the standard value the excess is paid by the responsible player alone, so the
-    # winner still collects 3 x value.
-    if value <= standard:
-        return value, value
-    return 3 * value - 2 * standard, standard
-
-
-def _formal_double_discard(value: int, standard: int) -> tuple[int, int]:
-    # The part within the standard value is paid uniformly, the excess as under
-    # discarder_pays_double: the winner collects 3 x base + 12 x excess.
-    base, excess = min(value, standard), max(0, value - standard)
-    return base + 6 * excess, base + 3 * excess
-
-
-def _formal_double_self_draw(value: int, standard: int) -> int:
-    return min(value, standard) + 4 * max(0, value - standard)
-
-
-# The first is the default.
+# The first is the default. Where the base and the excess are paid alike, the scheme pays a
+# multiple of the value; ``formal`` keeps the excess for the responsible player alone (3 x
+# value - 2 x standard = base + 3 x excess), so the winner still collects 3 x value.
 SCHEMES: Final = {
     "formal": Scheme(
         "Each other player pays the value for a self-draw or a hand up to the standard value;"
         " above it, on a discard, the two others pay the standard value and the responsible"
         " player 3 x value - 2 x standard value.",
-        lambda value, standard: value,
-        _formal,
+        self_draw=(1, 1), own=(1, 3), other=(1, 0),
     ),
     "uniform": Scheme(
         "Each other player pays the value.",
-        lambda value, standard: value,
-        lambda value, standard: (value, value),
+        self_draw=(1, 1), own=(1, 1), other=(1, 1),
     ),
     "discarder_pays_all": Scheme(
         "Discard: the responsible player pays 3 x value; self-draw: each other player pays"
         " the value.",
-        lambda value, standard: value,
-        lambda value, standard: (3 * value, 0),
+        self_draw=(1, 1), own=(3, 3), other=(0, 0),
     ),
     "discarder_pays_double": Scheme(
         "Discard: the responsible player pays 6 x value, the others 3 x each; self-draw: each"
         " other player pays 4 x value.",
-        lambda value, standard: 4 * value,
-        lambda value, standard: (6 * value, 3 * value),
+        self_draw=(4, 4), own=(6, 6), other=(3, 3),
     ),
     "formal_double": Scheme(
         "The formal scheme with the excess over the standard value paid as under"
         " discarder_pays_double: with B = min(value, standard value) and E the excess, a"
         " discard costs the responsible player B + 6E and each other B + 3E, a self-draw"
         " each B + 4E (house rule; v2.51: to be agreed upon before the game).",
-        _formal_double_self_draw,
-        _formal_double_discard,
+        self_draw=(1, 4), own=(1, 6), other=(1, 3),
         house=True,
     ),
-}
+}  # fmt: skip
 
 
 def responsible(win: Win) -> str | None:
@@ -100,19 +79,29 @@ def responsible(win: Win) -> str | None:
 def payments(value: int, win: Win, rules: Rules) -> dict[str, int]:
     """By seat: positive received, negative paid; always summing to zero.
 
-    Shared by the wins paid alike (the same value, scheme, winner and payer): read them,
-    don't change them.
+    Shared by the wins paid alike (the same value, scheme, standard value, winner and payer):
+    read them, don't change them.
     """
     payer = responsible(win)
-    key = (value, rules.payoff, rules.standard_value, win.seat, payer)
+    number = _NUMBERS[rules.payoff]
+    standard = rules.standard_value
+    # The five as one int (a seat by its letter's low three bits, which tell the four apart;
+    # the standard value is under 2^20, as the schema bounds it): no tuple made and hashed.
+    key = (
+        value << 31 | standard << 10 | number << 6 | (ord(win.seat) & 7) << 3
+        | (0 if payer is None else ord(payer) & 7)
+    )  # fmt: skip
     found = _PAID.get(key)
     if found is not None:
         return found
-    scheme = SCHEMES[rules.payoff]
+    scheme = _SCHEMES[number]
+    base = min(value, standard)
+    excess = value - base
     if payer is None:
-        own = other = scheme.self_draw(value, rules.standard_value)
+        own = other = _share(scheme.self_draw, base, excess)
     else:
-        own, other = scheme.discard(value, rules.standard_value)
+        own = _share(scheme.own, base, excess)
+        other = _share(scheme.other, base, excess)
     result = _NOBODY_PAID.copy()  # a copy costs about a third of a dict built key by key
     received = 0
     for seat in SEATS:
@@ -124,7 +113,15 @@ def payments(value: int, win: Win, rules: Rules) -> dict[str, int]:
     return _PAID.put(key, result)
 
 
+def _share(factors: tuple[int, int], base: int, excess: int) -> int:
+    return factors[0] * base + factors[1] * excess
+
+
+_NUMBERS: Final = {name: number for number, name in enumerate(SCHEMES)}
+_SCHEMES: Final = tuple(SCHEMES.values())
+assert len(SCHEMES) <= 16, "widen the scheme's bits in payments' key"
 _NOBODY_PAID: Final = {"E": 0, "S": 0, "W": 0, "N": 0}  # seat order, as the response lists them
 
-# Bounded, since clients choose the values and standard values (~450 bytes each).
-_PAID: Final[Memo[tuple[int, str, int, str, str | None], dict[str, int]]] = Memo(4096)
+# Bounded, since clients choose the values and standard values (~450 bytes each); its slots
+# (a prime's worth) find most wins' payments with no dict probed.
+_PAID: Final[IntMemo[dict[str, int]]] = IntMemo(4096, 4093)
