@@ -18,6 +18,7 @@ from .domain.expectation import Figures
 from .domain.hand import SET_KINDS, Meld, Rules, set_text, set_tiles, tile_keys
 from .domain.memo import IntMemo, Memo
 from .domain.patterns import CATALOGUE, Counted
+from .domain.rulesets import RESOLVED, RESOLVED_SLOTS
 from .domain.scoring import CHICKEN, Score
 from .domain.sheets import Settled
 from .domain.waits import Wait
@@ -49,9 +50,9 @@ def rules(applied: Rules) -> dict[str, Any]:
     return body
 
 
-# Bounded: requests with house rules of their own resolve to rules of their own (~600 bytes each).
-# Its slots (a prime's worth) find the few rule sets most requests give with no object made.
-_WRITTEN_RULES: Final[IntMemo[tuple[Rules, dict[str, Any]]]] = IntMemo(1024, 1021)
+# Bounded as the rules kept are (~600 bytes each). Its slots (a prime's worth) find the rule
+# sets most requests give with no object made.
+_WRITTEN_RULES: Final[IntMemo[tuple[Rules, dict[str, Any]]]] = IntMemo(RESOLVED, RESOLVED_SLOTS)
 
 
 def _pattern(counted: Counted) -> dict[str, Any]:

@@ -507,6 +507,8 @@ def test_plain_rules_are_resolved_once_and_kept_within_bounds() -> None:
     uniform = resolve({"payoff": "uniform", "minimum": 5})
     assert resolve({"minimum": 5, "payoff": "uniform"}) is uniform
     assert uniform == Rules(payoff="uniform", minimum=5)
+    # Kept by what they resolve to: a default given or left out is the same rules.
+    assert resolve({"payoff": "uniform", "minimum": 5, "version": "3.3", "limit": 320}) is uniform
     # Rules with house rules of their own are kept apart, by what they resolve to.
     house = resolve({"values": {"1.1": 7}, "exclude": ["2.2", "1.3"]})
     assert resolve({"exclude": ["1.3", "2.2", "1.3"], "values": {"1.1": 7}}) is house
@@ -516,7 +518,7 @@ def test_plain_rules_are_resolved_once_and_kept_within_bounds() -> None:
     for value in range(2 * RESOLVED + 2):
         resolve({"values": {"1.1": 1 + value}})
     assert len(_HOUSE_RULES) == 2  # emptied when full, twice
-    for value in range(2 * RESOLVED + 2):  # with the uniform rules, 2 x 1024 + 3
+    for value in range(2 * RESOLVED + 2):  # with the uniform rules, 2 x RESOLVED + 3
         resolve({"standard_value": 1 + value})
     assert len(_RESOLVED) == 3  # emptied when full, twice
 

@@ -54,7 +54,17 @@ def resolve_fields(
     """
     key = -1
     if values is None and exclude is None and profile is None:
-        key = _plain(version, payoff, standard_value, minimum, bonus_tiles, chicken, limit)
+        # Kept by what they resolve to, not by what was given: a default given or left out
+        # is one rule set, one ``Rules``, whose rendering its responses share.
+        key = _plain(
+            DEFAULT.version if version is None else version,
+            DEFAULT.payoff if payoff is None else payoff,
+            DEFAULT.standard_value if standard_value is None else standard_value,
+            DEFAULT.minimum if minimum is None else minimum,
+            DEFAULT.bonus_tiles if bonus_tiles is None else bonus_tiles,
+            DEFAULT.chicken if chicken is None else chicken,
+            DEFAULT.limit if limit is None else limit,
+        )
         if key >= 0:
             found = _RESOLVED.get(key)
             if found is not None:
@@ -94,9 +104,12 @@ def resolve_fields(
 _NO_PROFILE: Final[dict[str, Any]] = {}
 
 # The rules resolved from the fields requests give, without values, exclude or a profile, by
-# those fields as one int (``_plain``): bounded, since clients choose them (~200 bytes each).
-RESOLVED: Final = 1024
-_RESOLVED: Final[IntMemo[Rules]] = IntMemo(RESOLVED, 1021)
+# what they resolve to as one int (``_plain``): bounded, since clients choose them (~200 bytes
+# each; ~600 more written, render.rules). Sized for the variety of a busy day's tables: a
+# mix of 24,000 generated requests (tests/support/handgen.py) resolves to 1,344 rule sets.
+RESOLVED: Final = 2048
+RESOLVED_SLOTS: Final = 2039  # a prime
+_RESOLVED: Final[IntMemo[Rules]] = IntMemo(RESOLVED, RESOLVED_SLOTS)
 
 
 def _plain(
