@@ -264,7 +264,21 @@ def _signed_sets(signature: int) -> list[tuple[SetKind, int]]:
 
 
 def _written_sets(signature: int) -> str:
-    return " ".join([set_text(kind, tile) for kind, tile in _signed_sets(signature)])
+    """The melds of a ``_signature`` written, in order: read by code from a table, with no
+    (kind, tile) pair made for each (a reason is written for every hit not seen before)."""
+    texts = []
+    while signature:
+        texts.append(_CODE_TEXT[signature & 255])
+        signature >>= 8
+    texts.reverse()
+    return " ".join(texts)
+
+
+# Each meld's text by its code plus one (``_signature``'s bytes): 0 is no meld.
+_CODE_TEXT: Final = ("", *[
+    set_text(SET_KINDS[code // 2 // t.KINDS], code // 2 % t.KINDS)
+    for code in range(2 * len(SET_KINDS) * t.KINDS)
+])  # fmt: skip
 
 
 STANDARD: frozenset[Form] = frozenset({"standard"})
