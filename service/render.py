@@ -16,7 +16,7 @@ from .domain.claims import Claimed
 from .domain.decompose import Arrangement
 from .domain.expectation import Figures
 from .domain.hand import SET_KINDS, Meld, Rules, set_text, set_tiles, tile_keys
-from .domain.memo import IntMemo, Memo
+from .domain.memo import IntMemo
 from .domain.patterns import CATALOGUE, Counted
 from .domain.rulesets import RESOLVED, RESOLVED_SLOTS
 from .domain.scoring import CHICKEN, Score
@@ -56,10 +56,10 @@ _WRITTEN_RULES: Final[IntMemo[tuple[Rules, dict[str, Any]]]] = IntMemo(RESOLVED,
 
 
 def _pattern(counted: Counted) -> dict[str, Any]:
-    if not counted.shared:  # a claim's, made for its request
-        return _line(counted)
-    line = _SHARED_LINES.get(counted)  # by identity
-    return _SHARED_LINES.put(counted, _line(counted)) if line is None else line
+    line = counted.line  # written once, kept on the ``Counted`` the hands share
+    if line is None:
+        line = counted.line = _line(counted)
+    return line
 
 
 def _line(counted: Counted) -> dict[str, Any]:
@@ -70,11 +70,6 @@ def _line(counted: Counted) -> dict[str, Any]:
     line["reason"] = counted.reason
     return line
 
-
-# Pattern lines as hands count them, shared: a hand's ``Counted`` is made once for its reason
-# and value (``patterns.count``), and is the key. Bounded, since reasons name the client's
-# tiles (~450 bytes a line), and rule sets (house rules) value patterns their own way.
-_SHARED_LINES: Final[Memo[Counted, dict[str, Any]]] = Memo(4096)
 
 # Each pattern's line, its own fields written once and the hand's filled into a copy: a copy
 # of a small dict costs about a third of one built key by key.

@@ -17,14 +17,14 @@ from service.domain import tiles as t
 from service.domain.decompose import arrangements
 from service.domain.features import EVERY
 from service.domain.hand import CHOW, PUNG, Rules, Win, declared_melds
-from service.domain.patterns import BY_ID, CATALOGUE, NAMED, Counted, Naming, Situation
+from service.domain.patterns import BY_ID, CATALOGUE, NAMED, Counted, Naming, Situation, count
 from service.domain.payments import _PAID, SCHEMES, payments
-from service.domain.rulesets import _RESOLVED, DEFAULT, install_profiles
+from service.domain.rulesets import _RESOLVED, DEFAULT, RESOLVED, install_profiles
 from service.domain.scoring import held_patterns
 from service.domain.versions import VERSIONS
 from service.engine import score, waits
 from service.problems import Problem
-from service.render import _SHARED_LINES, _WRITTEN_RULES
+from service.render import _WRITTEN_RULES
 from service.request import MAX_VALUE, ScoreRequestSchema, load
 from service.request.fast import Doubt
 from service.request.loading import fast_loader
@@ -197,12 +197,12 @@ def test_the_shared_fragments_are_kept_within_bounds() -> None:
     for held in range(1, 2 * NAMED + 4):
         naming.named(held)
     assert len(naming.hits) == 3
-    _SHARED_LINES.cache_clear()
-    for times in range(2 * 4096 + 3):
-        render._pattern(Counted(CATALOGUE[0], 5, times, "four chows", shared=True))
-    assert len(_SHARED_LINES) == 3
+    # A pattern's line is written once and kept on its Counted, which the hands with its hit
+    # share: it lives as long as the hit does.
+    counted = count(naming.named(1), BY_ID["5.1.1"], 5)
+    assert render._pattern(counted) is render._pattern(count(naming.named(1), BY_ID["5.1.1"], 5))
     _WRITTEN_RULES.cache_clear()
-    for value in range(2 * 1024 + 3):
+    for value in range(2 * RESOLVED + 3):
         render.rules(Rules(standard_value=value))
     assert len(_WRITTEN_RULES) == 3
 

@@ -76,20 +76,22 @@ class Hit:
 
 
 class Counted:
-    """A pattern held by the hand: its value in the rules in force, ``times`` over; ``shared``
-    by every hand with its hit (made by ``count``), or made for one request (a claim's)."""
+    """A pattern held by the hand: its value in the rules in force, ``times`` over.
 
-    __slots__ = ("pattern", "points", "reason", "shared", "times", "value")
+    ``line``: its line in a response, written once by the service layer (render.py) and
+    shared by every response that counts it, as the ``Counted`` is shared by every hand with
+    its hit (``count``); it lives as long as they do.
+    """
 
-    def __init__(
-        self, pattern: Pattern, value: int, times: int, reason: str, shared: bool = False
-    ) -> None:
+    __slots__ = ("line", "pattern", "points", "reason", "times", "value")
+
+    def __init__(self, pattern: Pattern, value: int, times: int, reason: str) -> None:
         self.pattern: Final = pattern
         self.value: Final = value
         self.times: Final = times
         self.points: Final = value * times  # read for every hand that counts it: made once
         self.reason: Final = reason
-        self.shared: Final = shared
+        self.line: dict[str, object] | None = None
 
 
 def count(hit: Hit, pattern: Pattern, value: int) -> Counted:
@@ -99,7 +101,7 @@ def count(hit: Hit, pattern: Pattern, value: int) -> Counted:
     last = hit.counted
     if last is not None and last.value == value and last.pattern is pattern:
         return last
-    counted = Counted(pattern, value, hit.times, hit.reason, shared=True)
+    counted = Counted(pattern, value, hit.times, hit.reason)
     hit.counted = counted
     return counted
 
