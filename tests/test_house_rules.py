@@ -524,8 +524,9 @@ def test_plain_rules_are_resolved_once_and_kept_within_bounds() -> None:
 
 
 def test_plain_rules_are_told_apart_by_every_field() -> None:
-    # Plain rules are kept by their fields packed into one int: the extremes a request may
-    # give, field by field and together, never share a key, and each resolves to its fields.
+    # Plain rules are kept by what they resolve to, packed into one int: the extremes a
+    # request may give, field by field and together, share a key only where they resolve
+    # alike, and each resolves to its fields.
     choices: dict[str, tuple[Any, ...]] = {
         "version": (None, *VERSIONS),
         "payoff": (None, *SCHEMES),
@@ -540,10 +541,11 @@ def test_plain_rules_are_told_apart_by_every_field() -> None:
     for given in itertools.product(*choices.values()):
         named = zip(choices, given, strict=True)
         fields = {name: value for name, value in named if value is not None}
-        assert seen.setdefault(_plain(*given), fields) == fields
+        whole = {**DEFAULT.as_dict(), **fields}
+        assert seen.setdefault(_plain(*given), whole) == whole
         resolved = resolve(fields)
         assert resolved is resolve(dict(reversed(fields.items())))
-        assert resolved == Rules(**{**DEFAULT.as_dict(), **fields})
+        assert resolved == Rules(**whole)
     # A value no request may give does not spoil the table: it is resolved, not kept.
     assert _plain(None, None, -1, None, None, None, None) < 0
     assert resolve({"standard_value": 1 << 30}).standard_value == 1 << 30

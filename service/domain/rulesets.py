@@ -54,17 +54,7 @@ def resolve_fields(
     """
     key = -1
     if values is None and exclude is None and profile is None:
-        # Kept by what they resolve to, not by what was given: a default given or left out
-        # is one rule set, one ``Rules``, whose rendering its responses share.
-        key = _plain(
-            DEFAULT.version if version is None else version,
-            DEFAULT.payoff if payoff is None else payoff,
-            DEFAULT.standard_value if standard_value is None else standard_value,
-            DEFAULT.minimum if minimum is None else minimum,
-            DEFAULT.bonus_tiles if bonus_tiles is None else bonus_tiles,
-            DEFAULT.chicken if chicken is None else chicken,
-            DEFAULT.limit if limit is None else limit,
-        )
+        key = _plain(version, payoff, standard_value, minimum, bonus_tiles, chicken, limit)
         if key >= 0:
             found = _RESOLVED.get(key)
             if found is not None:
@@ -121,26 +111,50 @@ def _plain(
     chicken: int | None,
     limit: int | None,
 ) -> int:
-    """The fields given as one int, each in bits of its own (0: not given; else one more
-    than its value, or its number among the versions or schemes), or -1 for a value that
-    does not fit them (never from a request: the schema bounds them). An int key costs no
-    tuple made, hashed and compared item by item: every request resolves its rules."""
-    key = 0
+    """The rules these fields resolve to (a field not given: its default) as one int: each
+    field in bits of its own (one more than its value, or its number among the versions or
+    schemes), or -1 for a value that does not fit them (never from a request: the schema
+    bounds them).
+
+    By what they resolve to, not by what was given: a default given or left out is one rule
+    set, one ``Rules``, whose rendering its responses share. An int key costs no tuple made,
+    hashed and compared item by item: every request resolves its rules."""
+    return _replaced(_DEFAULT_KEY, version, payoff, standard_value, minimum, bonus_tiles,
+                     chicken, limit)  # fmt: skip
+
+
+def _replaced(
+    key: int,
+    version: str | None,
+    payoff: str | None,
+    standard_value: int | None,
+    minimum: int | None,
+    bonus_tiles: bool | None,
+    chicken: int | None,
+    limit: int | None,
+) -> int:
+    """``key`` with the bits of each field given replaced by its own (see ``_plain``)."""
     if version is not None:
-        key = _VERSION_NUMBERS.get(version, -1)
+        key = _field(key, _VERSION_NUMBERS.get(version, -1), 0, 2)
     if payoff is not None:
-        key |= _SCHEME_NUMBERS.get(payoff, -1) << 2
+        key = _field(key, _SCHEME_NUMBERS.get(payoff, -1), 2, 3)
     if bonus_tiles is not None:
-        key |= (2 if bonus_tiles else 1) << 5
+        key = _field(key, 2 if bonus_tiles else 1, 5, 2)
     if minimum is not None:
-        key |= _bits(minimum, 11) << 7
+        key = _field(key, _bits(minimum, 11), 7, 11)
     if standard_value is not None:
-        key |= _bits(standard_value, 21) << 18
+        key = _field(key, _bits(standard_value, 21), 18, 21)
     if chicken is not None:
-        key |= _bits(chicken, 14) << 39
+        key = _field(key, _bits(chicken, 14), 39, 14)
     if limit is not None:
-        key |= _bits(limit, 14) << 53  # past 62 bits: the rarest given, a long int then
+        key = _field(key, _bits(limit, 14), 53, 14)  # past 62 bits: a long int then
     return key
+
+
+def _field(key: int, bits: int, shift: int, width: int) -> int:
+    """``key`` with ``width`` bits from ``shift`` replaced by ``bits`` (a negative one, a
+    value that does not fit, spoils the key: it stays negative)."""
+    return key & ~((1 << width) - 1 << shift) | bits << shift
 
 
 def _bits(value: int, width: int) -> int:
@@ -151,6 +165,9 @@ def _bits(value: int, width: int) -> int:
 _VERSION_NUMBERS: Final = {name: number for number, name in enumerate(VERSIONS, 1)}
 _SCHEME_NUMBERS: Final = {name: number for number, name in enumerate(SCHEMES, 1)}
 assert len(VERSIONS) < 4 and len(SCHEMES) < 8, "widen their bits in _plain"
+_DEFAULT_KEY: Final = _replaced(0, DEFAULT.version, DEFAULT.payoff, DEFAULT.standard_value,
+                                DEFAULT.minimum, DEFAULT.bonus_tiles, DEFAULT.chicken,
+                                DEFAULT.limit)  # fmt: skip
 # And those with house rules of their own or a profile, by the fields they resolve to (~600
 # bytes each).
 _HOUSE_RULES: Final[Memo[tuple[Any, ...], Rules]] = Memo(RESOLVED)
