@@ -192,11 +192,16 @@ def test_the_shared_fragments_are_kept_within_bounds() -> None:
     assert len(_PAID) == 3  # emptied when full, twice
     # A pattern naming the hand's tiles keeps a bounded number of its hits.
     naming = BY_ID["5.1.1"].predicate
-    assert isinstance(naming, Naming)
+    assert isinstance(naming, Naming) and naming.hits is not None
     naming.hits.cache_clear()
     for held in range(1, 2 * NAMED + 4):
         naming.named(held)
     assert len(naming.hits) == 3
+    # One naming the whole hand's sets keeps none: each hand writes its own, alike.
+    whole = BY_ID["1.1"].predicate
+    assert isinstance(whole, Naming) and whole.hits is None
+    first, again = whole.named(0x0102030405), whole.named(0x0102030405)
+    assert first is not again and first.reason == again.reason
     # A pattern's line is written once and kept on its Counted, which the hands with its hit
     # share: it lives as long as the hit does.
     counted = count(naming.named(1), BY_ID["5.1.1"], 5)
