@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import itertools
+
 import pytest
 
 from bench import engine_bench
 from service.domain import tiles as t
-from service.domain.decompose import arrangements, is_winning
+from service.domain.decompose import _READINGS, _suit_readings, arrangements, is_winning
 from service.domain.hand import _LEGAL, Hand, Meld, MeldSpec, declared_melds
 from service.domain.memo import SUIT_SLOTS, IntMemo
 
@@ -113,3 +115,19 @@ def test_the_legal_melds_are_a_table_that_clearing_caches_leaves_whole() -> None
         Hand((0, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9), (MeldSpec("pung", (27,) * 3),))
     )
     assert (meld.kind, meld.tile, meld.declared) == ("pung", 27, True)
+
+
+def test_the_readings_table_holds_every_suit_as_the_search_reads_it() -> None:
+    # Every suit a hand may hold (1 to 14 tiles, at most four of a face), numbers and
+    # honours: the table built at start gives the readings the search of its splits finds,
+    # in its order (which decides ties), and no entry for a suit that reads no way.
+    known: dict[int, tuple[int, ...]] = {}
+    suits = 0
+    for runs, faces in ((True, 9), (False, 7)):
+        for counts in itertools.product(range(5), repeat=faces):
+            if 0 < sum(counts) <= 14:
+                key = sum(n << t.FACE_BITS * face for face, n in enumerate(counts))
+                searched = _suit_readings(key, runs, known)
+                assert _READINGS.get(key << 1 | runs, ()) == searched
+                suits += 1
+    assert suits == 448_478 and len(_READINGS) == 22_239
