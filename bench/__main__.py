@@ -214,6 +214,9 @@ def instructions_section(hands: int) -> None:
                   f"{target / count:.2f}x", verdict(count <= target)]]  # fmt: skip
         rows += [[f"  {stage}", f"{value:,.0f}", "", f"{value / count:.0%}", ""]
                  for stage, value in split.items()]  # fmt: skip
+    objects, collections = instructions.walked(hands)
+    rows += [["  objects the cyclic collector walked a new hand", f"{objects:,.1f}", "",
+              f"{collections} collections", ""]]  # fmt: skip
     print(
         table(
             f"Instructions per hand (callgrind, {hands:,} hands, warm): the engine's cost,"

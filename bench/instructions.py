@@ -62,6 +62,35 @@ run(engine.score)
 """.replace("WARM_HANDS", str(WARM_HANDS)).replace("PASSES", str(PASSES))
 
 
+# The same hands as ``SCRIPT``'s new ones, scored outside valgrind, counting the objects the
+# cyclic garbage collector walks while the counted passes are scored: each collection walks
+# its generation and the younger ones. Its share of the instructions comes in lumps (a
+# collection of the older generation walks thousands of objects, and falls in the counted
+# passes or not), so the objects walked are the steadier measure of what the tables cost it.
+WALKS = """
+import gc, sys
+from tests.support import handgen
+from service import engine
+hands = int(sys.argv[1])
+warm = max(1, WARM_HANDS // hands)
+sets = [handgen.generate(hands, seed) for seed in range(1, 1 + warm + PASSES)]
+walked = [0, 0]
+def walk(phase, info):
+    if phase == "start":
+        walked[0] += sum([len(gc.get_objects(g)) for g in range(info["generation"] + 1)])
+        walked[1] += 1
+def run(chosen):
+    for hands_set in chosen:
+        for hand in hands_set:
+            engine.score(hand)
+run(sets[:warm])
+gc.callbacks.append(walk)
+run(sets[warm:])
+gc.callbacks.remove(walk)
+print(walked[0], walked[1])
+""".replace("WARM_HANDS", str(WARM_HANDS)).replace("PASSES", str(PASSES))
+
+
 def available() -> str | None:
     return shutil.which("valgrind")
 
@@ -103,6 +132,24 @@ def _inclusive(annotated: str) -> dict[str, int]:
     return counts
 
 
+def walked(hands: int = 2000) -> tuple[float, int]:
+    """Objects the cyclic collector walked per hand not seen before, and its collections,
+    over the passes ``measure(hands, new=True)`` counts (``WALKS``)."""
+    root = Path(service.__file__).parent.parent
+    bench_root = Path(__file__).resolve().parent.parent
+    env = {
+        **os.environ,
+        "PYTHONHASHSEED": "0",
+        "PYTHONPATH": os.pathsep.join([str(root), str(bench_root)]),
+    }
+    result = subprocess.run(
+        [sys.executable, "-c", WALKS, str(hands)],
+        capture_output=True, text=True, env=env, check=True, timeout=900,
+    )  # fmt: skip
+    objects, collections = map(int, result.stdout.split())
+    return objects / (hands * PASSES), collections
+
+
 def measure(hands: int = 2000, new: bool = False) -> tuple[float, dict[str, float]]:
     """Instructions per hand (request dict to response dict), warm, and per stage (empty on
     the pure build, whose stages are not functions callgrind can name).
@@ -138,6 +185,9 @@ def main() -> int:
         print(f"{count:,.0f} instructions per hand ({hands:,} {hands_were}); target {TARGET:,}")
         for stage, value in split.items():
             print(f"  {stage}: {value:,.0f}")
+    objects, collections = walked(hands)
+    print(f"  the cyclic collector walked {objects:,.1f} objects a new hand"
+          f" ({collections} collections)")  # fmt: skip
     return 0
 
 
