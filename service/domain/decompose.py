@@ -268,9 +268,9 @@ class SuitReading:
         self.triplet_mask: Final = triplet_mask
 
 
-# Sizes from measurement: 10,000 distinct bench hands fill 3,630 and 5,017 entries; every
-# winning suit (18,874, the most readings first) holds 6.5 MiB (tracemalloc, 361 B a suit):
-# their sets are the shared melds of _HELD.
+# Sizes from measurement: 10,000 distinct bench hands fill 3,630 entries; every winning suit
+# (18,874, the most readings first) holds 6.5 MiB (tracemalloc, 361 B a suit): their sets are
+# the shared melds of _HELD.
 _SUIT_SETS: Final[IntMemo[tuple[SuitReading, ...]]] = IntMemo(20_000, SUIT_SLOTS)
 
 
@@ -347,10 +347,10 @@ def _suit_readings(counts: int, runs: bool, known: dict[int, tuple[int, ...]]) -
 
 
 def _every_reading() -> dict[int, tuple[int, ...]]:
-    """The readings of every suit that reads a way, by its counts and whether chows count
-    (``counts << 1 | runs``): a number suit's (22,241 with the honours', ~4 MB), found once
-    at start. A suit a client sends then costs a look-up where it cost a search of its
-    splits, ~9,000 instructions for one not seen before; one absent reads no way.
+    """The readings of every suit that reads a way, numbers and honours (22,239 suits, ~4 MB),
+    by its counts and whether chows count (``counts << 1 | runs``), found once at start. A
+    suit a client sends then costs a look-up where it cost a search of its splits, ~9,000
+    instructions for one not seen before; a suit absent reads no way.
 
     Those suits are up to four sets and at most one pair, no count above four: each of
     those is split once (in the search's order, which decides ties between readings).
