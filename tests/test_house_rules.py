@@ -43,6 +43,7 @@ from service.domain.patterns import (
 )
 from service.domain.payments import SCHEMES, payments
 from service.domain.rulesets import (
+    _DEFAULT_KEY,
     _HOUSE_RULES,
     _RESOLVED,
     DEFAULT,
@@ -542,12 +543,12 @@ def test_plain_rules_are_told_apart_by_every_field() -> None:
         named = zip(choices, given, strict=True)
         fields = {name: value for name, value in named if value is not None}
         whole = {**DEFAULT.as_dict(), **fields}
-        assert seen.setdefault(_plain(*given), whole) == whole
+        assert seen.setdefault(_plain(*given, _DEFAULT_KEY), whole) == whole
         resolved = resolve(fields)
         assert resolved is resolve(dict(reversed(fields.items())))
         assert resolved == Rules(**whole)
     # A value no request may give does not spoil the table: it is resolved, not kept.
-    assert _plain(None, None, -1, None, None, None, None) < 0
+    assert _plain(None, None, -1, None, None, None, None, _DEFAULT_KEY) < 0
     assert resolve({"standard_value": 1 << 30}).standard_value == 1 << 30
 
 

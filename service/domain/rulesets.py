@@ -54,7 +54,9 @@ def resolve_fields(
     """
     key = -1
     if values is None and exclude is None and profile is None:
-        key = _plain(version, payoff, standard_value, minimum, bonus_tiles, chicken, limit)
+        key = _plain(
+            version, payoff, standard_value, minimum, bonus_tiles, chicken, limit, _DEFAULT_KEY
+        )
         if key >= 0:
             found = _RESOLVED.get(key)
             if found is not None:
@@ -110,30 +112,16 @@ def _plain(
     bonus_tiles: bool | None,
     chicken: int | None,
     limit: int | None,
+    key: int = 0,
 ) -> int:
-    """The rules these fields resolve to (a field not given: its default) as one int: each
-    field in bits of its own (one more than its value, or its number among the versions or
-    schemes), or -1 for a value that does not fit them (never from a request: the schema
-    bounds them).
+    """``key`` with the bits of each field given replaced by its own: each field in bits of
+    its own (one more than its value, or its number among the versions or schemes), or -1
+    for a value that does not fit them (never from a request: the schema bounds them).
 
-    By what they resolve to, not by what was given: a default given or left out is one rule
-    set, one ``Rules``, whose rendering its responses share. An int key costs no tuple made,
-    hashed and compared item by item: every request resolves its rules."""
-    return _replaced(_DEFAULT_KEY, version, payoff, standard_value, minimum, bonus_tiles,
-                     chicken, limit)  # fmt: skip
-
-
-def _replaced(
-    key: int,
-    version: str | None,
-    payoff: str | None,
-    standard_value: int | None,
-    minimum: int | None,
-    bonus_tiles: bool | None,
-    chicken: int | None,
-    limit: int | None,
-) -> int:
-    """``key`` with the bits of each field given replaced by its own (see ``_plain``)."""
+    From ``_DEFAULT_KEY``, the rules the fields resolve to (a field not given: its default),
+    as ``resolve_fields`` keeps them: a default given or left out is one rule set, one
+    ``Rules``, whose rendering its responses share. An int key costs no tuple made, hashed
+    and compared item by item: every request resolves its rules."""
     if version is not None:
         key = _field(key, _VERSION_NUMBERS.get(version, -1), 0, 2)
     if payoff is not None:
@@ -165,9 +153,9 @@ def _bits(value: int, width: int) -> int:
 _VERSION_NUMBERS: Final = {name: number for number, name in enumerate(VERSIONS, 1)}
 _SCHEME_NUMBERS: Final = {name: number for number, name in enumerate(SCHEMES, 1)}
 assert len(VERSIONS) < 4 and len(SCHEMES) < 8, "widen their bits in _plain"
-_DEFAULT_KEY: Final = _replaced(0, DEFAULT.version, DEFAULT.payoff, DEFAULT.standard_value,
-                                DEFAULT.minimum, DEFAULT.bonus_tiles, DEFAULT.chicken,
-                                DEFAULT.limit)  # fmt: skip
+_DEFAULT_KEY: Final = _plain(DEFAULT.version, DEFAULT.payoff, DEFAULT.standard_value,
+                             DEFAULT.minimum, DEFAULT.bonus_tiles, DEFAULT.chicken,
+                             DEFAULT.limit)  # fmt: skip
 # And those with house rules of their own or a profile, by the fields they resolve to (~600
 # bytes each).
 _HOUSE_RULES: Final[Memo[tuple[Any, ...], Rules]] = Memo(RESOLVED)
