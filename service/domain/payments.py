@@ -83,7 +83,7 @@ def payments(value: int, win: Win, rules: Rules) -> dict[str, int]:
     read them, don't change them.
     """
     payer = responsible(win)
-    number = _NUMBERS[rules.payoff]
+    number = SCHEME_NUMBERS[rules.payoff]
     standard = rules.standard_value
     # The five as one int (a seat by its letter's low three bits, which tell the four apart;
     # the standard value is under 2^20, as the schema bounds it): no tuple made and hashed.
@@ -94,7 +94,7 @@ def payments(value: int, win: Win, rules: Rules) -> dict[str, int]:
     found = _PAID.get(key)
     if found is not None:
         return found
-    scheme = _SCHEMES[number]
+    scheme = _SCHEMES[number - 1]
     base = min(value, standard)
     excess = value - base
     if payer is None:
@@ -117,9 +117,10 @@ def _share(factors: tuple[int, int], base: int, excess: int) -> int:
     return factors[0] * base + factors[1] * excess
 
 
-_NUMBERS: Final = {name: number for number, name in enumerate(SCHEMES)}
+# Each scheme's number, from 1 (0 stays free for none): in payments' key and the rules'.
+SCHEME_NUMBERS: Final = {name: number for number, name in enumerate(SCHEMES, 1)}
 _SCHEMES: Final = tuple(SCHEMES.values())
-assert len(SCHEMES) <= 16, "widen the scheme's bits in payments' key"
+assert len(SCHEMES) < 16, "widen the scheme's bits in payments' key"
 _NOBODY_PAID: Final = {"E": 0, "S": 0, "W": 0, "N": 0}  # seat order, as the response lists them
 
 # Bounded, since clients choose the values and standard values (~450 bytes each); its slots

@@ -13,7 +13,7 @@ from typing import Any, Final
 from .hand import Rules
 from .memo import IntMemo, Memo
 from .patterns import CATALOGUE, pin_tables
-from .payments import SCHEMES
+from .payments import SCHEME_NUMBERS, SCHEMES
 from .versions import VERSIONS
 
 DEFAULT: Final = Rules()
@@ -125,7 +125,7 @@ def _plain(
     if version is not None:
         key = _field(key, _VERSION_NUMBERS.get(version, -1), 0, 2)
     if payoff is not None:
-        key = _field(key, _SCHEME_NUMBERS.get(payoff, -1), 2, 3)
+        key = _field(key, SCHEME_NUMBERS.get(payoff, -1), 2, 3)
     if bonus_tiles is not None:
         key = _field(key, 2 if bonus_tiles else 1, 5, 2)
     if minimum is not None:
@@ -151,7 +151,6 @@ def _bits(value: int, width: int) -> int:
 
 
 _VERSION_NUMBERS: Final = {name: number for number, name in enumerate(VERSIONS, 1)}
-_SCHEME_NUMBERS: Final = {name: number for number, name in enumerate(SCHEMES, 1)}
 assert len(VERSIONS) < 4 and len(SCHEMES) < 8, "widen their bits in _plain"
 _DEFAULT_KEY: Final = _plain(DEFAULT.version, DEFAULT.payoff, DEFAULT.standard_value,
                              DEFAULT.minimum, DEFAULT.bonus_tiles, DEFAULT.chicken,
