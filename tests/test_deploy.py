@@ -9,6 +9,7 @@ runs the image for real.
 from __future__ import annotations
 
 import datetime
+import gc
 import io
 import json
 import logging
@@ -288,6 +289,23 @@ def test_gunicorn_conf_defaults(monkeypatch: pytest.MonkeyPatch) -> None:
     assert conf["max_requests"] == 0  # memory is bounded by design; recycling unbalances
     assert conf["accesslog"] == "-" and conf["errorlog"] == "-"
     assert "reload" not in conf
+
+
+def test_the_master_hides_what_it_preloaded_from_the_collector_before_a_fork(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The app's start-up objects (the domain's tables among them) are frozen before each
+    worker is forked: no collection in a worker walks them."""
+    conf = load_gunicorn_conf(monkeypatch)
+    from service.domain import decompose
+
+    gc.unfreeze()
+    try:
+        conf["pre_fork"](None, None)
+        assert gc.get_freeze_count() > 0
+        assert all(held is not decompose._READINGS for held in gc.get_objects())
+    finally:
+        gc.unfreeze()
 
 
 def test_gunicorn_conf_reads_the_environment(monkeypatch: pytest.MonkeyPatch) -> None:
