@@ -664,10 +664,11 @@ def test_a_model_must_take_its_schema_s_fields() -> None:
             fast_loader(broken())
 
 
-def test_keys_are_told_apart_by_shape_and_checked() -> None:
-    """A record finds a key by its length and first letter (fast.Record), then checks it is
-    the field's own: keys that share a shape (``seats``, ``score``), keys of another shape
-    or case, empty or not ASCII, are found or doubted as a dict look-up would."""
+def test_a_record_finds_its_keys_as_spelled_and_doubts_any_other() -> None:
+    """A record looks up each of its fields' keys (fast.Record) and doubts an object with any
+    key left over: keys alike in length and first letter (``seats``, ``score``) are found,
+    keys of another case, empty or not ASCII, doubted, and so is a null (found by no look-up,
+    it is left over)."""
     sheet = fast_loader(SheetHandSchema())
     assert sheet.load({"score": EXAMPLE, "seats": {"E": "Ann", "S": "Bo", "W": "Cy", "N": "Di"}})
     hand = fast_loader(ScoreRequestSchema()).fields["hand"].converter
@@ -676,6 +677,10 @@ def test_keys_are_told_apart_by_shape_and_checked() -> None:
     for wrong in ("tileS", "Tiles", "tilez", "\u00e9", "", "t" * 40, "flowers" + "\u0100"):
         with pytest.raises(Doubt):
             hand.load({**given, wrong: "1m"})
+    with pytest.raises(Doubt):
+        hand.load({**given, "melds": None})
+    with pytest.raises(Doubt):  # a required key missing, with as many keys as it needs
+        hand.load({"tiles": given["tiles"], "melds": []})
 
 
 def test_short_tile_strings_are_read_once_and_kept_within_bounds() -> None:

@@ -277,8 +277,9 @@ class Record(Converter):
         maker: Maker | None = None,
     ) -> None:
         self.fields = fields
-        self.by_shape = _by_shape(fields)
-        self.longest: i64 = len(self.by_shape) // 32 - 1  # its rows: one per key length, from 0
+        # Looked up in this order, the required first: most records stop early, once every
+        # key given is found.
+        self.order = tuple(sorted(fields.values(), key=lambda field: not field.required))
         self.names = names
         self.required: i64 = sum([field.bit for field in fields.values() if field.required])
         self.optional: i64 = sum([field.bit for field in fields.values() if not field.required])
@@ -291,7 +292,6 @@ class Record(Converter):
     def load(self, value: object) -> object:
         if not isinstance(value, dict):
             raise Doubt
-        by_shape, longest = self.by_shape, self.longest
         # The values' list of the last load, given back reset, else a new one: most
         # requests hold each record once, and a list made and freed costs more than one reset.
         out = self.spare
@@ -299,20 +299,22 @@ class Record(Converter):
             out = self.defaults.copy()
         else:
             self.spare = None  # taken: a load inside this one (never its own record) makes its own
+        # Each field's key looked up, rather than the object's items walked: a look-up by a
+        # key whose hash is kept costs a third of a step of the walk, and the walk would
+        # still have to find each key's field. What is left unfound (``left``) is a key
+        # of no field, or a null.
+        left: i64 = len(value)
         given: i64 = 0  # the fields given, as bits
-        for key, item in value.items():
-            if not isinstance(key, str):  # never from JSON; known a string, read natively
-                raise Doubt
-            size: i64 = len(key)
-            field = by_shape[size << 5 | ord(key[0]) & 31] if 0 < size <= longest else None
-            if field is None or field.key != key:
-                field = self.fields.get(key)  # a shape two keys share, or no key of the record
-                if field is None:
-                    raise Doubt
-            if item is None:
-                raise Doubt
-            out[field.index] = field.converter.load(item)
-            given |= field.bit
+        for field in self.order:
+            if left == 0:
+                break
+            item = value.get(field.key)
+            if item is not None:
+                out[field.index] = field.converter.load(item)
+                given |= field.bit
+                left -= 1
+        if left:
+            raise Doubt
         if given & self.required != self.required:
             raise Doubt
         maker, make = self.maker, self.make
@@ -381,19 +383,6 @@ class Record(Converter):
                 errors[key] = _UNKNOWN
                 room -= 1
         return errors
-
-
-def _by_shape(fields: dict[str, Field]) -> tuple[Field | None, ...]:
-    """A record's fields by the shape of their keys: the length, and the last five bits of
-    the first character (for a letter, its place in the alphabet). A key found by its shape,
-    then checked to be the field's own, costs half a dict look-up, for every key of every
-    request; a shape two keys share names neither (they are looked up in the dict)."""
-    longest = max([len(key) for key in fields], default=0)
-    table: list[Field | None] = [None] * ((longest + 1) << 5)
-    shapes = [len(key) << 5 | ord(key[0]) & 31 for key in fields]
-    for shape, field in zip(shapes, fields.values(), strict=True):
-        table[shape] = field if shapes.count(shape) == 1 else None
-    return tuple(table)
 
 
 def _called(make: Callable[..., object], v: list[object]) -> object:
