@@ -550,6 +550,11 @@ def test_plain_rules_are_told_apart_by_every_field() -> None:
     # A value no request may give does not spoil the table: it is resolved, not kept.
     assert _plain(None, None, -1, None, None, None, None, _DEFAULT_KEY) < 0
     assert resolve({"standard_value": 1 << 30}).standard_value == 1 << 30
+    # The key is a machine word (memo.IntMemo): a limit past 1,022 does not fit it, and its
+    # rules are kept as house rules are.
+    assert 0 <= _plain(None, None, None, None, None, None, 1_022, _DEFAULT_KEY) < 1 << 63
+    assert _plain(None, None, None, None, None, None, 1_023, _DEFAULT_KEY) < 0
+    assert resolve({"limit": 5_000}) is resolve({"limit": 5_000})
 
 
 def test_rules_resolved_from_a_profile_follow_its_reinstallation() -> None:

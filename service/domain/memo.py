@@ -11,6 +11,9 @@ from __future__ import annotations
 from collections.abc import ValuesView
 from typing import Final, Generic, TypeVar
 
+from librt.vecs import vec
+from mypy_extensions import i64
+
 K = TypeVar("K")
 V = TypeVar("V")
 
@@ -49,39 +52,42 @@ class IntMemo(Memo[int, V]):
 
     A look-up in a dict boxes the int key into a new object, probes, and compares the key it
     finds to that object: ~350 instructions, for each of a hand's suits twice. Here a key
-    first reads its slot (the key modulo ``slots``, a prime: it tells structured keys apart
-    as a hash does; two lists, keys and values) and compares the key there as an int: no
-    object made, no dict probed. The dict keeps what the slots do not (another key took the
-    slot), and fills the slot again.
+    (from 0 to 2^63 - 1) first reads its slot (the key modulo ``slots``, a prime: it tells
+    structured keys apart as a hash does; the keys in a vector of machine words, the values
+    in a list) and compares the key there: no object made, no dict probed. The dict keeps
+    what the slots do not (another key took the slot), and fills the slot again.
     """
 
     __slots__ = ("slot_keys", "slot_values", "slots")
 
     def __init__(self, size: int, slots: int) -> None:
         super().__init__(size)
-        self.slots: Final = slots
-        self.slot_keys: list[int] = [-1] * slots
+        self.slots: Final[i64] = slots
+        # Unboxed: compiled, a slot's key is read and compared as a machine word.
+        self.slot_keys = vec[i64]([-1] * slots)
         self.slot_values: list[V | None] = [None] * slots
 
     def get(self, key: int) -> V | None:
-        slot = key % self.slots
-        if self.slot_keys[slot] == key:
+        word: i64 = key
+        slot = word % self.slots
+        if self.slot_keys[slot] == word:
             return self.slot_values[slot]
         found = self.table.get(key)
         if found is not None:
-            self.slot_keys[slot] = key
+            self.slot_keys[slot] = word
             self.slot_values[slot] = found
         return found
 
     def put(self, key: int, value: V) -> V:
-        slot = key % self.slots
-        self.slot_keys[slot] = key
+        word: i64 = key
+        slot = word % self.slots
+        self.slot_keys[slot] = word
         self.slot_values[slot] = value
         return super().put(key, value)
 
     def cache_clear(self) -> None:
         super().cache_clear()
-        self.slot_keys[:] = [-1] * self.slots
+        self.slot_keys = vec[i64]([-1] * self.slots)
         self.slot_values[:] = [None] * self.slots
 
 

@@ -116,7 +116,8 @@ def _plain(
 ) -> int:
     """``key`` with the bits of each field given replaced by its own: each field in bits of
     its own (one more than its value, or its number among the versions or schemes), or -1
-    for a value that does not fit them (never from a request: the schema bounds them).
+    for a value that does not fit them: a limit past 1,022 (the schema bounds the others),
+    whose rules are then kept as house rules are.
 
     From ``_DEFAULT_KEY``, the rules the fields resolve to (a field not given: its default),
     as ``resolve_fields`` keeps them: a default given or left out is one rule set, one
@@ -135,7 +136,7 @@ def _plain(
     if chicken is not None:
         key = _field(key, _bits(chicken, 14), 39, 14)
     if limit is not None:
-        key = _field(key, _bits(limit, 14), 53, 14)  # past 62 bits: a long int then
+        key = _field(key, _bits(limit, 10), 53, 10)  # to bit 62: a key fits a machine word
     return key
 
 
