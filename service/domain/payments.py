@@ -103,13 +103,14 @@ def payments(value: int, win: Win, rules: Rules) -> dict[str, int]:
         own = _share(scheme.own, base, excess)
         other = _share(scheme.other, base, excess)
     result = _NOBODY_PAID.copy()  # a copy costs about a third of a dict built key by key
+    winner = win.seat
     received = 0
-    for seat in SEATS:
-        if seat != win.seat:
+    for seat in _SEATS:
+        if seat != winner:
             paid = own if seat == payer else other
             result[seat] = -paid
             received += paid
-    result[win.seat] = received
+    result[winner] = received
     return _PAID.put(key, result)
 
 
@@ -122,6 +123,7 @@ SCHEME_NUMBERS: Final = {name: number for number, name in enumerate(SCHEMES, 1)}
 _SCHEMES: Final = tuple(SCHEMES.values())
 assert len(SCHEMES) < 16, "widen the scheme's bits in payments' key"
 _NOBODY_PAID: Final = {"E": 0, "S": 0, "W": 0, "N": 0}  # seat order, as the response lists them
+_SEATS: Final = tuple(SEATS)  # read as strings, where each read of a string makes one
 
 # Bounded, since clients choose the values and standard values (~450 bytes each); its slots
 # (a prime's worth) find most wins' payments with no dict probed.
