@@ -381,19 +381,23 @@ def _suit_text(key: int) -> tuple[str, str]:
     a time, each three read from a table of the ways they can be held (``_THREES``). A hand
     not seen before writes a suit not seen before about once in four."""
     suit = key_suit(key)
-    digits = []
-    shown = []
-    for group in range(3):
-        counts = key >> _GROUP_BITS * group & _THREE_FACES
-        if counts:
-            # The three counts (0 to 4) read as a number in base 5.
-            index = (3 * suit + group) * 125 + (
-                (counts & _FACE) + 5 * (counts >> FACE_BITS & _FACE) + 25 * (counts >> _TWO)
-            )
-            digits.append(_THREES[index])
-            shown.append(_THREES_SHOWN[index])
-    digits.append(SUITS[suit])
-    return "".join(digits), "".join(shown)
+    low = _three(key, suit, 0)
+    middle = _three(key, suit, 1)
+    high = _three(key, suit, 2)
+    # One f-string each: compiled, one string built from four, with no list joined.
+    return (
+        f"{_THREES[low]}{_THREES[middle]}{_THREES[high]}{SUITS[suit]}",
+        f"{_THREES_SHOWN[low]}{_THREES_SHOWN[middle]}{_THREES_SHOWN[high]}",
+    )
+
+
+def _three(key: int, suit: int, group: int) -> int:
+    """The place in ``_THREES`` of how a suit key holds a group of three faces: its three
+    counts (0 to 4) read as a number in base 5, after the suit's and group's 125."""
+    counts = key >> _GROUP_BITS * group & _THREE_FACES
+    return (3 * suit + group) * 125 + (
+        (counts & _FACE) + 5 * (counts >> FACE_BITS & _FACE) + 25 * (counts >> _TWO)
+    )
 
 
 _FACE: Final = (1 << FACE_BITS) - 1
