@@ -247,7 +247,7 @@ class Field:
         self.converter: Final = converter
         self.required: Final = required
         self.explain: Final = explain
-        self.index: Final = index
+        self.index: Final[i64] = index
         self.bit: Final[i64] = 1 << index
 
 
@@ -292,23 +292,26 @@ class Record(Converter):
     def load(self, value: object) -> object:
         if not isinstance(value, dict):
             raise Doubt
+        given_object: dict[object, object] = value  # typed once: compiled, never checked again
         # The values' list of the last load, given back reset, else a new one: most
         # requests hold each record once, and a list made and freed costs more than one reset.
-        out = self.spare
-        if out is None:
+        spare = self.spare
+        out: list[object]
+        if spare is None:
             out = self.defaults.copy()
         else:
+            out = spare
             self.spare = None  # taken: a load inside this one (never its own record) makes its own
         # Each field's key looked up, rather than the object's items walked: a look-up by a
         # key whose hash is kept costs a third of a step of the walk, and the walk would
         # still have to find each key's field. What is left unfound (``left``) is a key
         # of no field, or a null.
-        left: i64 = len(value)
+        left: i64 = len(given_object)
         given: i64 = 0  # the fields given, as bits
         for field in self.order:
             if left == 0:
                 break
-            item = value.get(field.key)
+            item = given_object.get(field.key)
             if item is not None:
                 out[field.index] = field.converter.load(item)
                 given |= field.bit
