@@ -10,7 +10,7 @@ from bench import engine_bench
 from service.domain import tiles as t
 from service.domain.decompose import _READINGS, _suit_readings, arrangements, is_winning
 from service.domain.hand import _LEGAL, Hand, Meld, MeldSpec, declared_melds
-from service.domain.memo import SUIT_SLOTS, IntMemo
+from service.domain.memo import SUIT_SLOTS, IntMemo, SlotMemo
 
 
 def readings(tiles: str, winning: str, on_discard: bool = False) -> list[str]:
@@ -87,10 +87,30 @@ def test_declared_melds_sort_by_their_codes_as_by_kind_tile_and_concealment() ->
     assert len({meld.code for meld in legal}) == len(legal) == 123
 
 
-def test_suit_tables_keep_keys_that_share_a_slot() -> None:
-    """A suit table (``memo.IntMemo``) reads a key's slot first and its dict behind it: keys
-    whose slots are one find their own values, within the table's bound, and none after
-    it is emptied."""
+def test_suit_tables_keep_two_keys_that_share_a_slot() -> None:
+    """A suit table (``memo.SlotMemo``) gives a key its slot and the place after it: two keys
+    whose slots are one both keep their values, a third takes the older one's place, and
+    the table never holds more than its slots."""
+    memo: SlotMemo[str] = SlotMemo(SUIT_SLOTS)
+    first = t.suit_keys(tuple(t.parse("1123m")))[0]
+    second, third = first + SUIT_SLOTS, first + 2 * SUIT_SLOTS
+    memo.put(first, "first")
+    memo.put(second, "second")  # takes the slot: the first moves to the next place
+    assert (memo.get(first), memo.get(second), memo.get(first + 1)) == ("first", "second", None)
+    memo.put(third, "third")  # the second moves on, over the first
+    assert (memo.get(first), memo.get(second), memo.get(third)) == (None, "second", "third")
+    assert len(memo) == 2
+    for key in range(3 * SUIT_SLOTS):
+        memo.put(key, "more")
+    assert len(memo) == SUIT_SLOTS + 1  # every slot, and the place after the last
+    memo.cache_clear()
+    assert len(memo) == 0 and memo.get(third) is None
+
+
+def test_small_tables_keep_keys_that_share_a_slot() -> None:
+    """A table of a small key space (``memo.IntMemo``: a pattern's hits, rule sets, payments)
+    reads a key's slot first and its dict behind it: keys whose slots are one find their
+    own values, within the table's bound, and none after it is emptied."""
     memo: IntMemo[str] = IntMemo(3, SUIT_SLOTS)
     first = t.suit_keys(tuple(t.parse("1123m")))[0]
     rival = first + SUIT_SLOTS

@@ -36,7 +36,7 @@ from .features import (
     TRIPLETS_4,
 )
 from .hand import CHOW, PUNG, Meld
-from .memo import SUIT_SLOTS, IntMemo
+from .memo import SUIT_SLOTS, SlotMemo
 from .tiles import mask
 
 Form = Literal["standard", "seven_pairs", "thirteen_terminals"]
@@ -271,7 +271,7 @@ class SuitReading:
 # Sizes from measurement: 10,000 distinct bench hands fill 3,630 entries; every winning suit
 # (18,874, the most readings first) holds 6.5 MiB (tracemalloc, 361 B a suit): their sets are
 # the shared melds of _HELD.
-_SUIT_SETS: Final[IntMemo[tuple[SuitReading, ...]]] = IntMemo(20_000, SUIT_SLOTS)
+_SUIT_SETS: Final[SlotMemo[tuple[SuitReading, ...]]] = SlotMemo(SUIT_SLOTS)
 
 
 def _suit_sets(key: int) -> tuple[SuitReading, ...]:

@@ -13,7 +13,7 @@ from typing import Final, NoReturn
 
 from mypy_extensions import i64
 
-from .memo import SUIT_SLOTS, IntMemo
+from .memo import SUIT_SLOTS, SlotMemo
 
 SUITS: Final = "mpsz"
 KINDS: Final = 34
@@ -427,7 +427,7 @@ _THREES: Final = _threes(_DIGITS)
 _THREES_SHOWN: Final = _threes(GLYPHS)
 
 
-_WRITTEN: Final[IntMemo[tuple[str, str]]] = IntMemo(20_000, SUIT_SLOTS)
+_WRITTEN: Final[SlotMemo[tuple[str, str]]] = SlotMemo(SUIT_SLOTS)
 
 
 def mask(tiles: tuple[int, ...]) -> int:
