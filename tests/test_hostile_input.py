@@ -46,6 +46,7 @@ from werkzeug.test import EnvironBuilder
 from service import engine
 from service.domain import tiles as t
 from service.domain.claims import MOST
+from service.domain.hand import Win
 from service.operations import OPERATIONS
 from service.problems import Problem
 from service.request import (
@@ -59,7 +60,7 @@ from service.request import (
 )
 from service.request.fast import Doubt, flatten
 from service.request.loading import explain, fast_loader
-from service.request.models import _SHORT_TILES, read_tiles
+from service.request.models import _SHORT_TILES, _WINS, make_win, read_tiles
 from service.request.schemas import DiscardSchema, MeldSchema, SheetHandSchema
 
 from .support import handgen, hands
@@ -681,6 +682,31 @@ def test_a_record_finds_its_keys_as_spelled_and_doubts_any_other() -> None:
         hand.load({**given, "melds": None})
     with pytest.raises(Doubt):  # a required key missing, with as many keys as it needs
         hand.load({"tiles": given["tiles"], "melds": []})
+
+
+def test_a_win_is_made_once_for_each_way_and_shared() -> None:
+    """``make_win`` keeps each way of winning without a go-around (``_WINS``): requests that
+    give the same win share it, every field tells ways apart, and the table never grows."""
+    seats = ("E", "S", "W", "N")
+    made: dict[int, Win] = {}
+    for seat, discarder, responsible, flags in itertools.product(
+        seats, (None, *seats), (None, *seats), range(1 << 6)
+    ):
+        win = make_win(seat, *(bool(flags >> bit & 1) for bit in range(4)),
+                       "discard" if flags & 16 else "self_draw", discarder, responsible,
+                       bool(flags & 32))  # fmt: skip
+        assert make_win(seat, *(bool(flags >> bit & 1) for bit in range(4)),
+                        "discard" if flags & 16 else "self_draw", discarder, responsible,
+                        bool(flags & 32)) is win  # fmt: skip
+        assert win.field_values() == (
+            "discard" if flags & 16 else "self_draw", seat, discarder,
+            *(bool(flags >> bit & 1) for bit in range(4)), responsible, bool(flags & 32), (),
+        )  # fmt: skip
+        made[id(win)] = win
+    assert len(made) == 4 * 5 * 5 * 64 and len(_WINS) == 1 << 15
+    with_go_around = make_win("E", by="discard", discarder="S", go_around=[("S", 4)])
+    again = make_win("E", by="discard", discarder="S", go_around=[("S", 4)])
+    assert with_go_around == again and with_go_around is not again  # not kept
 
 
 def test_short_tile_strings_are_read_once_and_kept_within_bounds() -> None:

@@ -111,18 +111,40 @@ def make_win(
     pay_as_self_draw: bool = False,
     go_around: tuple[tuple[str, int], ...] | list[tuple[str, int]] = (),
 ) -> Win:
-    return Win(
-        by,  # type: ignore[arg-type]
-        seat,
-        discarder,
-        last_tile=last_tile,
-        kong_replacement=kong_replacement,
-        robbing_kong=robbing_kong,
-        first_turn=first_turn,
-        responsible=responsible,
-        pay_as_self_draw=pay_as_self_draw,
-        go_around=tuple(go_around),
+    # A win is one of a few thousand ways without a go-around (seats by their letters' low
+    # three bits, which tell the four apart; the schema allows no other): each is made once
+    # and shared by the requests that give it, as rule sets are, since every request gives one.
+    way = (
+        (ord(seat) & 7)
+        | (0 if discarder is None else ord(discarder) & 7) << 3
+        | (0 if responsible is None else ord(responsible) & 7) << 6
+        | (by == "discard") << 9
+        | pay_as_self_draw << 10
+        | last_tile << 11
+        | kong_replacement << 12
+        | robbing_kong << 13
+        | first_turn << 14
     )
+    found = None if go_around else _WINS[way]
+    if found is None:
+        found = Win(
+            by,  # type: ignore[arg-type]
+            seat,
+            discarder,
+            last_tile=last_tile,
+            kong_replacement=kong_replacement,
+            robbing_kong=robbing_kong,
+            first_turn=first_turn,
+            responsible=responsible,
+            pay_as_self_draw=pay_as_self_draw,
+            go_around=tuple(go_around),
+        )
+        if not go_around:
+            _WINS[way] = found
+    return found
+
+
+_WINS: Final[list[Win | None]] = [None] * (1 << 15)  # every way, ~100 bytes a win made
 
 
 def make_claimed_win(
