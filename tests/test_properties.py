@@ -187,9 +187,10 @@ def test_no_response_is_changed_by_those_made_after_it() -> None:
 def test_the_shared_fragments_are_kept_within_bounds() -> None:
     seat = Win("self_draw", "E")
     _PAID.cache_clear()
-    for value in range(2 * 4096 + 3):
+    for value in range(2 * 16_381 + 3):
         payments(value, seat, DEFAULT)
-    assert len(_PAID) == 3  # emptied when full, twice
+    assert len(_PAID) <= 16_381 + 1  # its slots, and the place after the last
+    assert payments(2 * 16_381 + 2, seat, DEFAULT) is payments(2 * 16_381 + 2, seat, DEFAULT)
     # A pattern naming the hand's tiles keeps a bounded number of its hits.
     naming = BY_ID["5.1.1"].predicate
     assert isinstance(naming, Naming) and naming.hits is not None

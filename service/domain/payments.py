@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from typing import Final
 
 from .hand import Rules, Win
-from .memo import IntMemo
+from .memo import SlotMemo
 from .tiles import SEATS
 
 
@@ -125,6 +125,8 @@ assert len(SCHEMES) < 16, "widen the scheme's bits in payments' key"
 _NOBODY_PAID: Final = {"E": 0, "S": 0, "W": 0, "N": 0}  # seat order, as the response lists them
 _SEATS: Final = tuple(SEATS)  # read as strings, where each read of a string makes one
 
-# Bounded, since clients choose the values and standard values (~450 bytes each); its slots
-# (a prime's worth) find most wins' payments with no dict probed.
-_PAID: Final[IntMemo[dict[str, int]]] = IntMemo(4096, 4093)
+# Bounded, since clients choose the values and standard values (~450 bytes each, ~7 MB
+# full). In slots alone (no dict to grow and empty), and more of them than a dict held
+# (4,096): 24,000 generated hands are paid ~9,600 ways, and new hands met ones not kept
+# before 44% of the time.
+_PAID: Final[SlotMemo[dict[str, int]]] = SlotMemo(16_381)
