@@ -8,12 +8,16 @@ winner. ``expected`` maps pattern id -> points; "0" is the chicken hand.
 
 from __future__ import annotations
 
+import random
 import re
 from collections import Counter
 from typing import Any
 
 import pytest
 
+from service.domain.features import BONUS_TILES, PLANNED, SEVEN_PAIRS, THIRTEEN_TERMINALS
+from service.domain.patterns import Table, table_for
+from service.domain.rulesets import resolve
 from service.engine import score
 
 from .support.hands import check, problem, request, score_hand
@@ -1040,3 +1044,26 @@ def test_hands_naming_the_same_tiles_share_one_pattern_line() -> None:
         20,
     )
     assert next(p for p in again["patterns"] if p["id"] == "3.1") is line
+
+
+def test_a_plan_is_each_series_steps_its_key_allows() -> None:
+    """A plan made from each series' chosen steps (``Table.chosen``, by the bits of the key
+    that choose them) is the catalogue filtered whole: every step whose needs the key has,
+    for its form and mod; for keys of every form, with and without the mod."""
+    draw = random.Random(42)
+    for rules in (resolve({}), resolve({"version": "2.51"}), resolve({"values": {"3.1": 7}})):
+        table: Table = table_for(rules)
+        for _ in range(500):
+            key = draw.getrandbits(20) & PLANNED
+            key |= draw.choice((0, SEVEN_PAIRS, THIRTEEN_TERMINALS)) | draw.choice((0, BONUS_TILES))
+            form = (
+                "seven_pairs" if key & SEVEN_PAIRS
+                else "thirteen_terminals" if key & THIRTEEN_TERMINALS
+                else "standard"
+            )  # fmt: skip
+            whole = [
+                [step for step in series if step.needs & key == step.needs
+                 and form in step.forms and (key & BONUS_TILES or not step.bonus)]
+                for series in table.series
+            ]  # fmt: skip
+            assert [list(steps) for steps in table.make_plan(key)] == [s for s in whole if s]
