@@ -94,15 +94,15 @@ class IntMemo(Memo[int, V]):
 
 class SlotMemo(Generic[V]):
     """Computed values by int key (from 0 to 2^63 - 1), at most ``slots`` of them, in a fixed
-    table with no dict: for the tables keyed by suits, whose keys are few beside their slots.
+    table with no dict: for tables whose keys in use are few beside their slots (suits,
+    payments, a plan's series' subsets).
 
     A key has two places: its slot (as ``IntMemo``'s) and the one after it. A key put where
     another is moves that one to the next place, over what was there: the older of two keys
     sharing a slot goes first. Nothing is boxed, probed or emptied: a hand not seen before
     puts a suit not seen before about once in four, and where ``IntMemo`` puts it in its
-    dict too (which grows, and is emptied when full), this writes two places. Tables of
-    small keys' spaces (a pattern's hits, rule sets, payments) keep ``IntMemo``: with two
-    places a key, their hits fell.
+    dict too (which grows, and is emptied when full), this writes two places. A pattern's
+    hits and the rule sets keep ``IntMemo``: in as many slots alone, their hits fell.
     """
 
     __slots__ = ("keys", "slots", "values")
