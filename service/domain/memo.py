@@ -52,11 +52,11 @@ class IntMemo(Memo[int, V]):
     """A ``Memo`` keyed by ints, with a table of slots in front of its dict.
 
     A look-up in a dict boxes the int key into a new object, probes, and compares the key it
-    finds to that object: ~350 instructions, for each of a hand's suits twice. Here a key
-    (from 0 to 2^63 - 1) first reads its slot (the key modulo ``slots``, a prime: it tells
-    structured keys apart as a hash does; the keys in a vector of machine words, the values
-    in a list) and compares the key there: no object made, no dict probed. The dict keeps
-    what the slots do not (another key took the slot), and fills the slot again.
+    finds to that object: ~350 instructions, for each rule set and pattern hit a hand reads.
+    Here a key (from 0 to 2^63 - 1) first reads its slot (the key modulo ``slots``, a prime:
+    it tells structured keys apart as a hash does; the keys in a vector of machine words, the
+    values in a list) and compares the key there: no object made, no dict probed. The dict
+    keeps what the slots do not (another key took the slot), and fills the slot again.
     """
 
     __slots__ = ("slot_keys", "slot_values", "slots")
