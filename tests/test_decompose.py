@@ -90,7 +90,7 @@ def test_declared_melds_sort_by_their_codes_as_by_kind_tile_and_concealment() ->
 def test_suit_tables_keep_two_keys_that_share_a_slot() -> None:
     """A suit table (``memo.SlotMemo``) gives a key its slot and the place after it: two keys
     whose slots are one both keep their values, a third takes the older one's place, and
-    the table never holds more than its slots."""
+    the table never holds more than its places."""
     memo: SlotMemo[str] = SlotMemo(SUIT_SLOTS)
     first = t.suit_keys(tuple(t.parse("1123m")))[0]
     second, third = first + SUIT_SLOTS, first + 2 * SUIT_SLOTS
@@ -108,9 +108,9 @@ def test_suit_tables_keep_two_keys_that_share_a_slot() -> None:
 
 
 def test_small_tables_keep_keys_that_share_a_slot() -> None:
-    """A table of a small key space (``memo.IntMemo``: a pattern's hits, rule sets, payments)
-    reads a key's slot first and its dict behind it: keys whose slots are one find their
-    own values, within the table's bound, and none after it is emptied."""
+    """A table of ``memo.IntMemo`` (a pattern's hits, rule sets) reads a key's slot first and
+    its dict behind it: keys whose slots are one find their own values, within the table's
+    bound, and none after it is emptied."""
     memo: IntMemo[str] = IntMemo(3, SUIT_SLOTS)
     first = t.suit_keys(tuple(t.parse("1123m")))[0]
     rival = first + SUIT_SLOTS

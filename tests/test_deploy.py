@@ -30,6 +30,7 @@ from gunicorn.config import Config
 
 from service import settings
 from service.clients import Identity
+from service.domain import decompose
 
 from .support.tools import require_tool
 
@@ -297,8 +298,6 @@ def test_the_master_hides_what_it_preloaded_from_the_collector_before_a_fork(
     """The app's start-up objects (the domain's tables among them) are frozen before each
     worker is forked: no collection in a worker walks them."""
     conf = load_gunicorn_conf(monkeypatch)
-    from service.domain import decompose
-
     gc.unfreeze()
     try:
         conf["pre_fork"](None, None)
