@@ -9,7 +9,7 @@ import pytest
 from bench import engine_bench
 from service.domain import tiles as t
 from service.domain.decompose import _READINGS, _suit_readings, arrangements, is_winning
-from service.domain.hand import _LEGAL, Hand, Meld, MeldSpec, declared_melds
+from service.domain.hand import _LEGAL, Hand, Meld, MeldSpec, _declared, declared_melds
 from service.domain.memo import SUIT_SLOTS, IntMemo, SlotMemo
 
 
@@ -85,6 +85,11 @@ def test_declared_melds_sort_by_their_codes_as_by_kind_tile_and_concealment() ->
     legal = list(_LEGAL.values())
     assert sorted(legal, key=Meld.order) == sorted(legal, key=lambda meld: meld.code)
     assert len({meld.code for meld in legal}) == len(legal) == 123
+    # In whatever order a client lists them, two to four melds come out in Meld.order's.
+    for count in (2, 3, 4):
+        melds = legal[7 : 7 + 29 * count : 29]
+        for listed in itertools.permutations(melds):
+            assert list(_declared(listed)) == sorted(melds, key=Meld.order)
 
 
 def test_suit_tables_keep_two_keys_that_share_a_slot() -> None:

@@ -9,6 +9,7 @@ from mypy_extensions import i64
 from . import tiles as t
 from .errors import InconsistentRequest, InvalidContext, InvalidHand
 from .memo import IntTable
+from .payments import SCHEME_NUMBERS
 
 SetKind = Literal["chow", "pung", "kong"]
 CHOW: Final[SetKind] = "chow"
@@ -192,10 +193,10 @@ class Win(Value):
         self.pay_as_self_draw: Final = pay_as_self_draw
         # The go-around's discards as (seat, tile), oldest first, the winning discard last.
         self.go_around: Final = go_around
-
-    @property
-    def self_drawn(self) -> bool:
-        return self.by == "self_draw"
+        # Read by every hand's patterns and payments: worked out once per win (most are
+        # shared, models.make_win), not at each reading.
+        self.self_drawn: Final = by == "self_draw"
+        self.wind: Final = t.seat_wind(seat)  # the seat's own wind, a tile
 
 
 class Rules(Value):
@@ -233,6 +234,7 @@ class Rules(Value):
         self.chicken: Final = chicken
         self.limit: Final = limit
         self.profile: Final = profile
+        self.scheme: Final = SCHEME_NUMBERS[payoff]  # the payoff scheme's number, for payments
 
 
 def declared_melds(hand: Hand, size: int = 14, won: bool = True) -> tuple[Meld, ...]:
@@ -274,10 +276,22 @@ def _declared(specs: tuple[Meld | MeldSpec, ...]) -> tuple[Meld, ...]:
             assert meld is not None  # no fault: spelled in order, it is legal
         declared.append(meld)
     if len(declared) > 1:
-        # In one fixed order (``Meld.order``), so that the order the client listed them in
-        # changes nothing: sorted by their codes (ints: no key function called per meld).
-        declared = [_DECLARED[code] for code in sorted([meld.code for meld in declared])]
+        _in_order(declared)
     return tuple(declared)
+
+
+def _in_order(melds: list[Meld]) -> None:
+    """``melds`` in one fixed order (``Meld.order``), so that the order the client listed them
+    in changes nothing: by their codes, an insertion sort in place. At most four melds
+    (``MAX_MELDS``), compared as ints: ``sorted`` with a key would call it per meld."""
+    for index in range(1, len(melds)):
+        meld = melds[index]
+        code = meld.code
+        at = index
+        while at > 0 and melds[at - 1].code > code:
+            melds[at] = melds[at - 1]
+            at -= 1
+        melds[at] = meld
 
 
 def tile_keys(held: t.SuitKeys, melds: tuple[Meld, ...]) -> t.SuitKeys:
@@ -422,7 +436,6 @@ def _meld_fault(spec: MeldSpec) -> tuple[str, str] | None:
 
 
 _LEGAL: Final = _legal_melds()
-_DECLARED: Final = {meld.code: meld for meld in _LEGAL.values()}
 
 
 def check_context(hand: Hand, melds: tuple[Meld, ...], win: Win, rules: Rules) -> None:

@@ -156,7 +156,7 @@ class Situation:
         self.win = win
         self.rules = rules
         self.table = table_for(rules)
-        self.seat_wind = t.seat_wind(win.seat)
+        self.seat_wind = win.wind
         self.value_honours = DRAGONS | 1 << self.seat_wind  # a mask
         held: i64 = hand.kinds  # native: compiled, no overflow checked in what is asked of it
         kongs: tuple[int, ...] = ()

@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Final
+from typing import TYPE_CHECKING, Final
 
-from .hand import Rules, Win
 from .memo import SlotMemo
-from .tiles import SEATS
+
+if TYPE_CHECKING:  # the rules hold their scheme's number (hand.Rules): hand imports this
+    from .hand import Rules, Win
 
 
 @dataclass(frozen=True, slots=True)
@@ -83,14 +84,14 @@ def payments(value: int, win: Win, rules: Rules) -> dict[str, int]:
     read them, don't change them.
     """
     payer = responsible(win)
-    number = SCHEME_NUMBERS[rules.payoff]
+    # Seats by their letters' low three bits, which tell the four apart (0: nobody).
+    winner = ord(win.seat) & 7
+    payer_bits = 0 if payer is None else ord(payer) & 7
+    number = rules.scheme
     standard = rules.standard_value
-    # The five as one int (a seat by its letter's low three bits, which tell the four apart;
-    # the standard value is under 2^20, as the schema bounds it): no tuple made and hashed.
-    key = (
-        value << 31 | standard << 10 | number << 6 | (ord(win.seat) & 7) << 3
-        | (0 if payer is None else ord(payer) & 7)
-    )  # fmt: skip
+    # The five as one int (the standard value is under 2^20, as the schema bounds it): no
+    # tuple made and hashed.
+    key = value << 31 | standard << 10 | number << 6 | winner << 3 | payer_bits
     found = _PAID.get(key)
     if found is not None:
         return found
@@ -99,19 +100,25 @@ def payments(value: int, win: Win, rules: Rules) -> dict[str, int]:
     excess = value - base
     if payer is None:
         own = other = _share(scheme.self_draw, base, excess)
+        received = 3 * other
     else:
         own = _share(scheme.own, base, excess)
         other = _share(scheme.other, base, excess)
-    result = _NOBODY_PAID.copy()  # a copy costs about a third of a dict built key by key
-    winner = win.seat
-    received = 0
-    for seat in _SEATS:
-        if seat != winner:
-            paid = own if seat == payer else other
-            result[seat] = -paid
-            received += paid
-    result[winner] = received
-    return _PAID.put(key, result)
+        received = own + 2 * other
+    # Built whole in seat order, as the response lists them: seats compared as numbers.
+    return _PAID.put(key, {
+        "E": _paid(_E, winner, payer_bits, received, own, other),
+        "S": _paid(_S, winner, payer_bits, received, own, other),
+        "W": _paid(_W, winner, payer_bits, received, own, other),
+        "N": _paid(_N, winner, payer_bits, received, own, other),
+    })  # fmt: skip
+
+
+def _paid(seat: int, winner: int, payer: int, received: int, own: int, other: int) -> int:
+    """What ``seat`` is paid (positive) or pays (negative), seats as their letters' bits."""
+    if seat == winner:
+        return received
+    return -own if seat == payer else -other
 
 
 def _share(factors: tuple[int, int], base: int, excess: int) -> int:
@@ -122,8 +129,11 @@ def _share(factors: tuple[int, int], base: int, excess: int) -> int:
 SCHEME_NUMBERS: Final = {name: number for number, name in enumerate(SCHEMES, 1)}
 _SCHEMES: Final = tuple(SCHEMES.values())
 assert len(SCHEMES) < 16, "widen the scheme's bits in payments' key"
-_NOBODY_PAID: Final = {"E": 0, "S": 0, "W": 0, "N": 0}  # seat order, as the response lists them
-_SEATS: Final = tuple(SEATS)  # read as strings, where each read of a string makes one
+# Each seat by its letter's low three bits, as payments' key has it.
+_E: Final = ord("E") & 7
+_S: Final = ord("S") & 7
+_W: Final = ord("W") & 7
+_N: Final = ord("N") & 7
 
 # Bounded, since clients choose the values and standard values (~450 bytes each, ~7 MB
 # full). In slots alone (no dict to grow and empty), and more of them than a dict held
