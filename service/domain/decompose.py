@@ -270,7 +270,7 @@ class SuitReading:
 
 # Sizes from measurement: 10,000 distinct bench hands fill 3,630 entries; every winning suit
 # (18,874, the most readings first) holds 6.5 MiB (tracemalloc, 361 B a suit): their sets are
-# the shared melds of _HELD.
+# the shared melds of _HELD_CHOWS and _HELD_PUNGS.
 _SUIT_SETS: Final[SlotMemo[tuple[SuitReading, ...]]] = SlotMemo(SUIT_SLOTS)
 
 
@@ -290,7 +290,8 @@ def _suit_sets(key: int) -> tuple[SuitReading, ...]:
         sets = reading >> _PAIR_BITS
         while sets:
             code = sets & 31
-            melds.append(_HELD[CHOW if code & _CHOW_BIT else PUNG][base + (code & 15) - 1])
+            held = _HELD_CHOWS if code & _CHOW_BIT else _HELD_PUNGS
+            melds.append(held[base + (code & 15) - 1])
             sets >>= _SET_BITS
         pair = reading & 15
         readings.append(SuitReading(base + pair - 1 if pair else -1, tuple(melds)))
@@ -479,9 +480,8 @@ def _completions(
 
 # Every set held, by kind and lowest tile: concealed, and exposed as a held set the winning
 # discard completed is (RULES.md §4.1). Melds are values: every reading shares these.
-_HELD: Final = {
-    kind: tuple(Meld(kind, tile, True) for tile in range(t.KINDS)) for kind in (CHOW, PUNG)
-}
+_HELD_CHOWS: Final = tuple(Meld(CHOW, tile, True) for tile in range(t.KINDS))
+_HELD_PUNGS: Final = tuple(Meld(PUNG, tile, True) for tile in range(t.KINDS))
 _EXPOSED: Final = {
     kind: tuple(Meld(kind, tile, False) for tile in range(t.KINDS)) for kind in (CHOW, PUNG)
 }

@@ -10,6 +10,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, Final
 
+from mypy_extensions import i64
+
+from . import tiles as t
 from .hand import Rules
 from .memo import IntMemo, Memo
 from .patterns import CATALOGUE, pin_tables
@@ -52,7 +55,7 @@ def resolve_fields(
     Rules without house rules of their own are kept: a table sends the same rules with every
     hand, and the same ``Rules`` lets its response reuse their rendering (render.rules).
     """
-    key = -1
+    key: i64 = -1
     if values is None and exclude is None and profile is None:
         key = _plain(
             version, payoff, standard_value, minimum, bonus_tiles, chicken, limit, _DEFAULT_KEY
@@ -112,8 +115,8 @@ def _plain(
     bonus_tiles: bool | None,
     chicken: int | None,
     limit: int | None,
-    key: int = 0,
-) -> int:
+    key: i64 = 0,
+) -> i64:
     """``key`` with the bits of each field given replaced by its own: each field in bits of
     its own (one more than its value, or its number among the versions or schemes), or -1
     for a value that does not fit them: a limit past 1,022 (the schema bounds the others),
@@ -122,7 +125,8 @@ def _plain(
     From ``_DEFAULT_KEY``, the rules the fields resolve to (a field not given: its default),
     as ``resolve_fields`` keeps them: a default given or left out is one rule set, one
     ``Rules``, whose rendering its responses share. An int key costs no tuple made, hashed
-    and compared item by item: every request resolves its rules."""
+    and compared item by item: every request resolves its rules. Native ints: compiled, no
+    overflow checked on the way (the limit's bits reach bit 62)."""
     if version is not None:
         key = _field(key, _VERSION_NUMBERS.get(version, -1), 0, 2)
     if payoff is not None:
@@ -140,15 +144,15 @@ def _plain(
     return key
 
 
-def _field(key: int, bits: int, shift: int, width: int) -> int:
+def _field(key: i64, bits: i64, shift: i64, width: i64) -> i64:
     """``key`` with ``width`` bits from ``shift`` replaced by ``bits`` (a negative one, a
     value that does not fit, spoils the key: it stays negative)."""
-    return key & ~((1 << width) - 1 << shift) | bits << shift
+    return key & ~(t.bit(width) - 1 << shift) | bits << shift
 
 
-def _bits(value: int, width: int) -> int:
+def _bits(value: int, width: i64) -> i64:
     """One more than ``value`` if that fits in ``width`` bits, else -1 (which spoils the key)."""
-    return value + 1 if 0 <= value < (1 << width) - 1 else -1
+    return value + 1 if 0 <= value < t.bit(width) - 1 else -1
 
 
 _VERSION_NUMBERS: Final = {name: number for number, name in enumerate(VERSIONS, 1)}

@@ -391,9 +391,10 @@ def _suit_text(key: int) -> tuple[str, str]:
     )
 
 
-def _three(key: int, suit: int, group: int) -> int:
+def _three(key: i64, suit: i64, group: i64) -> i64:
     """The place in ``_THREES`` of how a suit key holds a group of three faces: its three
-    counts (0 to 4) read as a number in base 5, after the suit's and group's 125."""
+    counts (0 to 4) read as a number in base 5, after the suit's and group's 125. Native
+    ints: compiled, no overflow checked on the way."""
     counts = key >> _GROUP_BITS * group & _THREE_FACES
     return (3 * suit + group) * 125 + (
         (counts & _FACE) + 5 * (counts >> FACE_BITS & _FACE) + 25 * (counts >> _TWO)
