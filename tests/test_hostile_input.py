@@ -684,6 +684,30 @@ def test_a_record_finds_its_keys_as_spelled_and_doubts_any_other() -> None:
         hand.load({"tiles": given["tiles"], "melds": []})
 
 
+def test_a_record_used_again_loads_each_request_as_marshmallow_does() -> None:
+    """A record keeps its values' list from one load to the next (fast.Record): a field one
+    request gives and the next leaves out is back to its default, and the fields given go
+    through, whatever came before."""
+    loader = fast_loader(SCORE_SCHEMA)
+    flagged = {**EXAMPLE, "win": {**EXAMPLE["win"], "last_tile": True, "responsible": "N"},
+               "rules": {"payoff": "uniform", "minimum": 5}, "explain": True}  # fmt: skip
+    for request in (EXAMPLE, flagged, EXAMPLE, EXAMPLE, flagged, flagged, EXAMPLE):
+        assert loader.load(request) == SCORE_SCHEMA.load(request)
+    assert loader.load(EXAMPLE) != loader.load(flagged)
+
+    @fuzz(100)
+    @given(st.lists(valid_score_requests(), min_size=2, max_size=5))
+    def check(requests: list[dict[str, Any]]) -> None:
+        for request in requests:
+            try:
+                loaded = loader.load(request)
+            except (Doubt, ValidationError):
+                continue  # left to marshmallow, as check_fast_path allows
+            assert loaded == SCORE_SCHEMA.load(request)
+
+    check()
+
+
 def test_a_win_is_made_once_for_each_way_and_shared() -> None:
     """``make_win`` keeps each way of winning without a go-around (``_WINS``): requests that
     give the same win share it, every field tells ways apart, and the table never grows."""

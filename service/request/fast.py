@@ -288,19 +288,22 @@ class Record(Converter):
         self.positional = positional
         self.maker = maker
         self.spare: list[object] | None = None
+        self.stale: i64 = 0  # the optional fields whose values the spare list still holds
 
     def load(self, value: object) -> object:
         if not isinstance(value, dict):
             raise Doubt
         given_object: dict[object, object] = value  # typed once: compiled, never checked again
-        # The values' list of the last load, given back reset, else a new one: most
-        # requests hold each record once, and a list made and freed costs more than one reset.
+        # The values' list of the last load, given back, else a new one: most requests hold
+        # each record once, and a list made and freed costs more than putting back defaults.
         spare = self.spare
         out: list[object]
+        stale: i64 = 0
         if spare is None:
             out = self.defaults.copy()
         else:
             out = spare
+            stale = self.stale
             self.spare = None  # taken: a load inside this one (never its own record) makes its own
         # Each field's key looked up, rather than the object's items walked: a look-up by a
         # key whose hash is kept costs a third of a step of the walk, and the walk would
@@ -320,6 +323,11 @@ class Record(Converter):
             raise Doubt
         if given & self.required != self.required:
             raise Doubt
+        # What the last load gave and this one does not goes back to its default: a client
+        # sends the same fields with every hand, so that mostly nothing does.
+        stale &= ~given
+        if stale:
+            self._reset(out, stale)
         maker, make = self.maker, self.make
         if maker is not None:
             made = maker.make(out)
@@ -327,21 +335,21 @@ class Record(Converter):
             made = self._given(out)
         else:
             made = _called(make, out) if self.positional else make(**self._given(out))
-        # Reset where an optional field was given: every load that gives its list back has
-        # given every required field (one a hand holds until the next load overwrites it).
-        self._reset(out, given & self.optional)
+        # Its values are held until the next load: a required field's (it overwrites them
+        # all) and an optional field's given (``stale``), one request's worth.
+        self.stale = given & self.optional
         self.spare = out
         return made
 
-    def _reset(self, values: list[object], given: i64) -> None:
-        """The places of the fields ``given`` back to their defaults (a slice assigned costs
+    def _reset(self, values: list[object], stale: i64) -> None:
+        """The places of the fields ``stale`` back to their defaults (a slice assigned costs
         five times as much: a slice object made, its bounds checked, every place copied)."""
         defaults = self.defaults
         index: i64 = 0
-        while given:
-            if given & 1:
+        while stale:
+            if stale & 1:
                 values[index] = defaults[index]
-            given >>= 1
+            stale >>= 1
             index += 1
 
     def _given(self, values: list[object]) -> dict[str, object]:
