@@ -458,9 +458,11 @@ def _completions(
             slot = None if at < 0 else at
             formed, exposed = sets, 0
             if slot is not None and on_discard:
-                completed = _EXPOSED[sets[slot].kind][sets[slot].tile]
+                held = sets[slot]
+                chow = held.kind == CHOW
+                completed = (_EXPOSED_CHOWS if chow else _EXPOSED_PUNGS)[held.tile]
                 formed = (*sets[:slot], completed, *sets[slot + 1 :])
-                exposed = 1 if completed.kind != CHOW else 0
+                exposed = 0 if chow else 1
             found.append(
                 Arrangement(
                     "standard",
@@ -482,6 +484,5 @@ def _completions(
 # discard completed is (RULES.md §4.1). Melds are values: every reading shares these.
 _HELD_CHOWS: Final = tuple(Meld(CHOW, tile, True) for tile in range(t.KINDS))
 _HELD_PUNGS: Final = tuple(Meld(PUNG, tile, True) for tile in range(t.KINDS))
-_EXPOSED: Final = {
-    kind: tuple(Meld(kind, tile, False) for tile in range(t.KINDS)) for kind in (CHOW, PUNG)
-}
+_EXPOSED_CHOWS: Final = tuple(Meld(CHOW, tile, False) for tile in range(t.KINDS))
+_EXPOSED_PUNGS: Final = tuple(Meld(PUNG, tile, False) for tile in range(t.KINDS))
