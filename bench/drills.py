@@ -260,7 +260,9 @@ def attackers(*loops: Callable[[threading.Event], None]) -> Iterator[None]:
 @contextmanager
 def attacking(name: str, port: int, seconds: float, *args: int) -> Iterator[dict[str, Any]]:
     """Runs the attack ``name`` (``ATTACKS``) in another process for ``seconds``; the block is
-    entered half a second in. Yields the attack's report, filled when the block ends.
+    entered half a second after the attack starts (once that process has started: on a busy
+    machine its imports alone can take longer). Yields the attack's report, filled when the
+    block ends.
 
     Attackers never share this process with the probes: their threads would hold the GIL and
     delay the probes themselves, which would then measure the client, not the server.
@@ -270,6 +272,8 @@ def attacking(name: str, port: int, seconds: float, *args: int) -> Iterator[dict
     report: dict[str, Any] = {}
     with subprocess.Popen(command, stdout=subprocess.PIPE, cwd=server.ROOT) as process:
         try:
+            assert process.stdout is not None
+            process.stdout.readline()  # "started" (or nothing, if it failed: then at once)
             time.sleep(0.5)
             yield report
         finally:
@@ -1000,6 +1004,7 @@ def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     if argv[:1] == ["--attack"]:  # a drill's other process (see attacking)
         name, port, seconds, *more = argv[1:]
+        print("started", flush=True)  # attacking waits for it
         print(json.dumps(ATTACKS[name](int(port), float(seconds), *map(int, more))))
         return 0
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
