@@ -15,9 +15,8 @@ from service.domain.memo import SUIT_SLOTS, IntMemo, SlotMemo
 
 def readings(tiles: str, winning: str, on_discard: bool = False) -> list[str]:
     """Each arrangement as text: its sets, its pair or pairs, and its form."""
-    held = tuple(t.parse(tiles))
     found = []
-    for arrangement in arrangements(held, (), t.parse(winning)[0], on_discard):
+    for arrangement in arrangements(t.read_held(tiles), (), t.parse(winning)[0], on_discard):
         sets = " ".join(t.compact(meld.tiles) for meld in arrangement.sets)
         pair = t.compact([arrangement.pair] * 2) if arrangement.pair >= 0 else ""
         found.append(f"{arrangement.form}: {sets} {pair}".strip())
@@ -51,7 +50,7 @@ def test_triplets_or_sequences_first_triplets() -> None:
 
 def test_on_a_discard_each_set_the_tile_may_complete_is_a_reading() -> None:
     # 3s completes 333s (then exposed) or a 123s chow.
-    found = arrangements(tuple(t.parse("11122233344455s")), (), t.parse("3s")[0], True)
+    found = arrangements(t.read_held("11122233344455s"), (), t.parse("3s")[0], True)
     completed = {
         (t.compact(a.sets[a.winning].tiles), a.sets[a.winning].concealed)
         for a in found

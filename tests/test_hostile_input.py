@@ -310,8 +310,24 @@ def check_notation(text: str) -> None:
         return
     assert TILE_STRING.fullmatch(text), f"parsed {text!r}, which the contract forbids"
     assert all(type(tile) is int and 0 <= tile < t.KINDS for tile in tiles)
-    assert len(tiles) == sum(char in "0123456789" or char in t.GLYPHS for char in text)
-    assert t.parse(t.compact(tiles)) == sorted(tiles)
+    written = sorted(_written_tiles(text))
+    assert tiles == written, text  # in order: tiles held have none
+    held = t.read_held(text)  # how a hand's tiles are read: counted as they are read
+    assert (held.keys, held.kinds, held.size) == (
+        t.suit_keys(tuple(written)), t.mask(tuple(written)), len(written)
+    ), text  # fmt: skip
+    assert held.tiles() == tuple(written)
+
+
+def _written_tiles(text: str) -> Iterator[int]:
+    """The tiles ``text`` writes (the contract's notation), read from its groups and glyphs
+    by a regular expression, not by ``parse``."""
+    for digits, letter, glyph in re.findall(r"([1-9]+)([mpsz])|(.)", text):
+        if glyph:
+            if glyph != " ":
+                yield t.GLYPHS.index(glyph)
+        else:
+            yield from (9 * "mpsz".index(letter) + int(digit) - 1 for digit in digits)
 
 
 def check_tile_error(text: str, message: str) -> None:

@@ -123,7 +123,7 @@ def test_the_decomposer_finds_exactly_the_brute_force_readings(request: dict[str
     counts = t.counts(hand.tiles)
     found = {
         (tuple(sorted((m.kind, m.tile) for m in a.sets)), a.pair)
-        for a in arrangements(hand.tiles, (), hand.winning_tile, on_discard=False)
+        for a in arrangements(hand.held, (), hand.winning_tile, on_discard=False)
         if a.form == "standard"
     }
     assert found == _every_reading(counts)
@@ -221,7 +221,7 @@ def test_feature_gating_never_changes_the_patterns(request: dict[str, Any]) -> N
     loaded = load(ScoreRequestSchema(), request)
     hand, win, rules = loaded.hand, loaded.win, loaded.rules
     melds = declared_melds(hand)
-    readings = arrangements(hand.tiles, melds, hand.winning_tile, not win.self_drawn)
+    readings = arrangements(hand.held, melds, hand.winning_tile, not win.self_drawn)
     for arrangement in readings:
         situation = Situation(hand, melds, win, rules)
         gated = _found(held_patterns(arrangement, situation))

@@ -139,31 +139,23 @@ _FORM_BITS: Final[dict[str, int]] = {
 
 
 def arrangements(
-    held: tuple[int, ...],
-    melds: tuple[Meld, ...],
-    winning_tile: int,
-    on_discard: bool,
-    keys: t.SuitKeys = (-1, -1, -1, -1),
-    kinds: int = -1,
+    held: t.Held, melds: tuple[Meld, ...], winning_tile: int, on_discard: bool
 ) -> list[Arrangement]:
-    """Every arrangement of ``held`` (the concealed tiles, winning tile included) with ``melds``;
-    ``keys`` and ``kinds``: ``held``'s suit keys and mask, if the caller has them (``Hand``);
-    -1 otherwise (compiled, an optional tuple or int would be boxed for every call).
+    """Every arrangement of the tiles ``held`` (the concealed tiles, winning tile included)
+    with ``melds``.
 
     On a discard win, each distinct set the winning tile may have completed is its own
     arrangement: a pung it completes is not concealed (RULES.md §4.1). On a self-draw the
     choice changes nothing, so the first one is taken.
     """
-    if keys[0] < 0:
-        keys = t.suit_keys(held)
+    keys = held.keys
     found: list[Arrangement] = []
     _standard(keys, _Declared(melds) if melds else _NO_MELDS, winning_tile, on_discard, found)
     if not melds:
         if _paired(keys):
-            counts = t.counts(held)
-            pairs = tuple(tile for tile in range(t.KINDS) for _ in range(counts[tile] // 2))
-            found.append(Arrangement("seven_pairs", pairs=pairs))
-        elif _thirteen_terminals(mask(held) if kinds < 0 else kinds):
+            # Every tile twice or four times: in order, every other one is a pair's.
+            found.append(Arrangement("seven_pairs", pairs=held.tiles()[::2]))
+        elif _thirteen_terminals(held.kinds):
             found.append(Arrangement("thirteen_terminals"))
     return found
 

@@ -136,29 +136,34 @@ class Hand(Value):
     """The tiles held (``tiles`` includes the winning tile) and the declared melds (each the
     legal ``Meld`` it spells, or its ``MeldSpec`` when it spells none: ``declared_meld``).
 
-    ``keys`` (``tiles.suit_keys``) and ``kinds`` (``tiles.mask``) are the tiles held counted
-    once, for what comes after: checking the copies of each tile, decomposing and writing
-    the hand all read them.
+    The tiles are held counted (``held``, given so or counted from a tuple), in no order:
+    ``keys`` (``tiles.suit_keys``) and ``kinds`` (``tiles.mask``) are what comes after reads
+    (checking the copies of each tile, decomposing and writing the hand); ``tiles`` lists
+    them in order.
     """
 
     FIELDS = ("tiles", "melds", "winning_tile", "flowers", "seasons")
 
     def __init__(
         self,
-        tiles: tuple[int, ...],
+        tiles: tuple[int, ...] | t.Held,
         melds: tuple[Meld | MeldSpec, ...] = (),
         winning_tile: int = 0,
         flowers: tuple[int, ...] = (),
         seasons: tuple[int, ...] = (),
     ) -> None:
-        self.tiles: Final = tiles
+        held = tiles if isinstance(tiles, t.Held) else t.held(tiles)
+        self.held: Final = held
         self.melds: Final = melds
         self.winning_tile: Final = winning_tile
         self.flowers: Final = flowers
         self.seasons: Final = seasons
-        m, p, s, z, kinds = t.tally(tiles)
-        self.keys: Final = (m, p, s, z)
-        self.kinds: Final = kinds
+        self.keys: Final = held.keys
+        self.kinds: Final = held.kinds
+
+    @property
+    def tiles(self) -> tuple[int, ...]:
+        return self.held.tiles()
 
 
 class Win(Value):
@@ -241,7 +246,7 @@ def declared_melds(hand: Hand, size: int = 14, won: bool = True) -> tuple[Meld, 
     """Check the declared melds, the tile count (``size``) and the copies of each tile;
     ``won``: the tiles include a winning tile (not so after a draw, for hand analysis)."""
     melds = _declared(hand.melds) if hand.melds else ()
-    held = len(hand.tiles) + 3 * len(melds)
+    held = hand.held.size + 3 * len(melds)
     if held != size:
         raise InvalidHand.at("hand.tiles", _count_fault(hand, held, size, won))
     if _over_four(tile_keys(hand.keys, melds)):
@@ -364,8 +369,9 @@ def _count_fault(hand: Hand, held: int, size: int, won: bool) -> str:
     """Why ``held`` tiles are not ``size``; one short of a win, whether the winning tile is
     missing from ``tiles``, the likeliest cause (API.md's own example leaves it out)."""
     melds = len(hand.melds)
+    tiles = hand.held.size  # not ``len(hand.tiles)``: a count past 63 overflows its key
     counted = (
-        f"the hand has {len(hand.tiles)} tile{'' if len(hand.tiles) == 1 else 's'} and {melds}"
+        f"the hand has {tiles} tile{'' if tiles == 1 else 's'} and {melds}"
         f" meld{'' if melds == 1 else 's'},"
         f" which count as {held} tiles"
     )
@@ -376,7 +382,7 @@ def _count_fault(hand: Hand, held: int, size: int, won: bool) -> str:
             " counts 3)"
         )
     winning = t.repeated(hand.winning_tile)
-    if hand.winning_tile not in hand.tiles:
+    if not hand.kinds >> hand.winning_tile & 1:
         return (
             f"{counted}, one short of 14: the winning tile {winning} is missing from hand.tiles"
             " (they include the winning tile): add it there"
@@ -482,8 +488,7 @@ def check_robbed_tile(hand: Hand, melds: tuple[Meld, ...], win: Win) -> None:
     """The other three copies of a robbed tile are in the robber's pung (RULES.md §4.12)."""
     if not win.robbing_kong:
         return
-    held = visible(hand.tiles, melds)[hand.winning_tile]
-    if held > 1:
+    if t.copies(tile_keys(hand.keys, melds), hand.winning_tile) > 1:
         raise InvalidContext.at(
             "win.robbing_kong",
             f"the other three {t.repeated(hand.winning_tile)} are in the robbed pung, so"

@@ -150,12 +150,7 @@ def readings(situation: Situation) -> list[Arrangement]:
     if there is none."""
     hand = situation.hand
     found = arrangements(
-        hand.tiles,
-        situation.melds,
-        hand.winning_tile,
-        not situation.win.self_drawn,
-        hand.keys,
-        hand.kinds,
+        hand.held, situation.melds, hand.winning_tile, not situation.win.self_drawn
     )
     wins = situation.table.wins
     if len(wins) < len(WAYS):  # an irregular hand excluded, or missing from the version

@@ -105,13 +105,13 @@ def name(tile: int) -> str:
 
 
 def parse(notation: str | Sequence[object]) -> list[int]:
-    """Tiles from compact notation ("123m 55z"), glyphs ("🀇🀈🀉") or both ("123m🀙🀙"), or
-    from a list of single tiles (["1m", "🀄"]).
+    """Tiles from compact notation ("123m 55z"), glyphs ("🀇🀈🀉") or both ("123m🀙🀙"), in
+    order (tiles held have none), or from a list of single tiles (["1m", "🀄"]), as listed.
 
     The list is typed ``object``: it comes straight from JSON and every item is checked.
     """
     if isinstance(notation, str):
-        return _parse_compact(notation)
+        return list(_read_compact(notation).tiles())
     tiles = []
     for index, item in enumerate(notation):
         tile = -1
@@ -160,20 +160,33 @@ def _shown(value: object) -> str:
     return text if len(text) <= 40 else text[:39] + "…"
 
 
-def _parse_compact(text: str, given: str | None = None) -> list[int]:
+def read_held(notation: str | Sequence[object]) -> Held:
+    """Tiles held, counted (``Held``), from what ``parse`` reads: compact notation is counted
+    as it is read, with no list of tiles made."""
+    if isinstance(notation, str):
+        return _read_compact(notation)
+    return held(tuple(parse(notation)))
+
+
+def _read_compact(text: str, given: str | None = None) -> Held:
     """One pass over the characters, from the last: read backwards, a group's suit letter
-    comes before its digits, so each digit's tile is known as it is read. A glyph is a tile
-    on its own, where a group may start: at the first one, the text is read again with its
-    glyphs written as compact tiles between spaces (``given`` is then the text as given),
-    which reads alike.
+    comes before its digits, so each digit's tile is known as it is read, and counted into
+    its suit's key. A glyph is a tile on its own, where a group may start: at the first one,
+    the text is read again with its glyphs written as compact tiles between spaces
+    (``given`` is then the text as given), which reads alike.
 
     What this accepts is ``(?:[1-9]+[mps]|[1-7]+z|[🀀-🀡]| )*``; anything else goes to
     ``_explain``. Character codes rather than characters: this runs for every tile of every
     request, and compiled, ``ord(text[i])`` reads a code without making a string.
     """
     shown = text if given is None else given
-    tiles: list[int] = []
     # Native ints: compiled, no overflow checked on the way.
+    m: i64 = 0  # each suit's key, as ``tally``'s
+    p: i64 = 1 << SUIT_SHIFT
+    s: i64 = 2 << SUIT_SHIFT
+    z: i64 = 3 << SUIT_SHIFT
+    kinds: i64 = 0
+    size: i64 = 0
     base: i64 = -1  # the first tile of the suit of the group being read, -1 between groups
     top: i64 = -1  # its highest face (0-8), -1 between groups: then no digit is a tile
     letter_at: i64 = 0  # how many tiles were read when the group's letter was
@@ -184,24 +197,33 @@ def _parse_compact(text: str, given: str | None = None) -> list[int]:
         if 0 <= face <= 8:
             if face > top:
                 _explain(shown)
-            tiles.append(base + face)
+            kinds |= bit(base + face)
+            count = bit(FACE_BITS * face)
+            if base == 0:
+                m += count
+            elif base == 9:
+                p += count
+            elif base == 18:
+                s += count
+            else:
+                z += count
+            size += 1
             continue
-        if top >= 0 and len(tiles) == letter_at:  # a letter with no digit before it
+        if top >= 0 and size == letter_at:  # a letter with no digit before it
             _explain(shown)
         base = _suit_base(code)
         if base >= 0:
             top = 6 if base == EAST else 8
-            letter_at = len(tiles)
+            letter_at = size
         elif code == 32:  # a space between groups only
             top = -1
         elif code > 127 and given is None:  # a glyph, or no tile: read the glyphs written
-            return _parse_compact(text.translate(_GLYPHS_WRITTEN), text)
+            return _read_compact(text.translate(_GLYPHS_WRITTEN), text)
         else:
             _explain(shown)
-    if top >= 0 and len(tiles) == letter_at:
+    if top >= 0 and size == letter_at:
         _explain(shown)
-    tiles.reverse()
-    return tiles
+    return Held(m, p, s, z, kinds, size)
 
 
 # Each glyph as its tile in compact notation, a group of its own: " 1m ".
@@ -314,6 +336,58 @@ def suit_keys(tiles: tuple[int, ...]) -> SuitKeys:
     """The key of each suit's counts (see FACE_BITS)."""
     m, p, s, z, _ = tally(tiles)
     return m, p, s, z
+
+
+class Held:
+    """Tiles held, counted, in no order: each suit's key (``FACE_BITS``), the kinds held as a
+    mask (``mask``) and how many there are. A request's hand is read into one as its text is
+    read (``read_held``), with no list of tiles made and counted again; ``tiles`` lists them,
+    in order, for what asks for them."""
+
+    __slots__ = ("_tiles", "keys", "kinds", "size")
+
+    def __init__(self, m: int, p: int, s: int, z: int, kinds: int, size: int) -> None:
+        self.keys: Final = (m, p, s, z)
+        self.kinds: Final = kinds
+        self.size: Final = size
+        self._tiles: tuple[int, ...] | None = None
+
+    def tiles(self) -> tuple[int, ...]:
+        """The tiles, in order (listed once, when first asked)."""
+        if self._tiles is None:
+            listed: list[int] = []
+            m, p, s, z = self.keys
+            _list_suit(listed, m, 0)
+            _list_suit(listed, p, 9)
+            _list_suit(listed, s, 18)
+            _list_suit(listed, z, EAST)
+            self._tiles = tuple(listed)
+        return self._tiles
+
+
+def _list_suit(listed: list[int], key: i64, first: i64) -> None:
+    """Adds to ``listed`` the tiles a suit's key counts, in order (``first``: its 1)."""
+    counts = key & FACES
+    tile = first
+    while counts:
+        for _ in range(counts & _FACE):
+            listed.append(tile)
+        counts >>= FACE_BITS
+        tile += 1
+
+
+def held(tiles: tuple[int, ...]) -> Held:
+    """``tiles`` counted."""
+    m, p, s, z, kinds = tally(tiles)
+    return Held(m, p, s, z, kinds, len(tiles))
+
+
+def copies(keys: SuitKeys, tile: int) -> int:
+    """How many of ``tile`` the suit keys count."""
+    m, p, s, z = keys
+    suit = tile // 9
+    key = m if suit == 0 else p if suit == 1 else s if suit == 2 else z
+    return key >> FACE_BITS * (tile % 9) & _FACE
 
 
 def tally(tiles: tuple[int, ...]) -> tuple[int, int, int, int, int]:

@@ -21,7 +21,7 @@ from mypy_extensions import i64
 
 from ..domain import tiles as t
 from .limits import MAX_ERRORS
-from .models import Maker, read_tiles
+from .models import Maker, read_held, read_tiles
 
 
 class Doubt(Exception):
@@ -125,24 +125,31 @@ class Number(Converter):
 
 
 class Tiles(Converter):
-    """Tile notation (see ``read_tiles``)."""
+    """Tile notation (see ``read_tiles``); ``counted``: a hand's tiles, read into a
+    ``tiles.Held`` (``read_held``)."""
 
-    def __init__(self, single: bool, longest: tuple[int, int]) -> None:
+    def __init__(self, single: bool, longest: tuple[int, int], counted: bool = False) -> None:
         self.single = single
         self.longest = longest
+        self.counted = counted
 
     def load(self, value: object) -> object:
         try:
-            return read_tiles(value, self.single, self.longest)
+            return self._read(value)
         except t.TileError:
             raise Doubt from None
 
     def explain(self, value: object) -> Messages | None:
         try:
-            read_tiles(value, self.single, self.longest)
+            self._read(value)
         except t.TileError as error:
             return [str(error)]
         return None
+
+    def _read(self, value: object) -> object:
+        if self.counted:
+            return read_held(value, self.longest)
+        return read_tiles(value, self.single, self.longest)
 
 
 class Items(Converter):

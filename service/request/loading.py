@@ -167,7 +167,7 @@ def _converter(field: fields.Field[Any]) -> fast.Converter:
         )
         return fast.Items(_converter(field.inner), field.max_items, bool(validators), words)
     if isinstance(field, Tiles) and not validators:
-        return fast.Tiles(field.single, field.longest)
+        return fast.Tiles(field.single, field.longest, field.counted)
     elif isinstance(field, Bool) and not validators:
         return fast.Flag(_said(field.deserialize, 5, "true"))
     elif type(field) is fields.String and len(validators) <= 1:

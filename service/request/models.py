@@ -25,8 +25,7 @@ def read_tiles(value: object, single: bool, longest: tuple[int, int] = HELD) -> 
     most characters of a string and tiles of a list.
     """
     if isinstance(value, str):
-        if len(value) > longest[0]:
-            raise t.TileError(f"at most {longest[0]} characters")
+        _fits(value, longest)
         if len(value) == 2 and (tile := t.written_tile(value)) >= 0:
             return _SINGLE[tile]  # a winning tile, in every request: no table look-up
         if len(value) > _SHORT:
@@ -35,14 +34,37 @@ def read_tiles(value: object, single: bool, longest: tuple[int, int] = HELD) -> 
             found = _SHORT_TILES.get(value)
             tiles = _SHORT_TILES.put(value, tuple(t.parse(value))) if found is None else found
     elif isinstance(value, list):
-        if len(value) > longest[1]:
-            raise t.TileError(f"at most {longest[1]} tiles")
+        _fits(value, longest)
         tiles = tuple(t.parse(value))
     else:
-        raise t.TileError("tiles are a string like '123m55z' or a list like ['1m', '5z']")
+        raise t.TileError(_NO_TILES)
     if single and len(tiles) != 1:
         raise t.TileError("exactly one tile, e.g. '4s'")
     return tiles
+
+
+def read_held(value: object, longest: tuple[int, int] = HELD) -> t.Held:
+    """A hand's tiles as JSON gives them (``read_tiles``), counted as they are read, in no
+    order: no tuple made, only to be counted again (``tiles.Held``)."""
+    if isinstance(value, str):
+        _fits(value, longest)
+        return t.read_held(value)
+    if isinstance(value, list):
+        _fits(value, longest)
+        return t.read_held(value)
+    raise t.TileError(_NO_TILES)
+
+
+def _fits(value: str | list[object], longest: tuple[int, int]) -> None:
+    """Raises ``TileError`` for a string or list longer than ``longest`` allows."""
+    if isinstance(value, str):
+        if len(value) > longest[0]:
+            raise t.TileError(f"at most {longest[0]} characters")
+    elif len(value) > longest[1]:
+        raise t.TileError(f"at most {longest[1]} tiles")
+
+
+_NO_TILES: Final = "tiles are a string like '123m55z' or a list like ['1m', '5z']"
 
 
 # A winning tile, a meld ("5555p") or a tile of the go-around is one of a few thousand short
@@ -84,7 +106,7 @@ def make_expect(
 
 
 def make_hand(
-    tiles: tuple[int, ...],
+    tiles: tuple[int, ...] | t.Held,
     melds: tuple[Meld | MeldSpec, ...] | list[Meld | MeldSpec] = (),
     flowers: tuple[int, ...] | list[int] = (),
     seasons: tuple[int, ...] | list[int] = (),

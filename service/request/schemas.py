@@ -34,7 +34,7 @@ from .limits import (
     MAX_SHEET_HANDS,
     MAX_VALUE,
 )
-from .models import read_tiles
+from .models import read_held, read_tiles
 
 
 def _one_of(*choices: str) -> validate.OneOf:
@@ -83,18 +83,29 @@ class BoundedList(fields.List):  # type: ignore[type-arg]
         return super()._deserialize(value, attr, data, **kwargs)
 
 
-class Tiles(fields.Field[tuple[int, ...]]):
-    """Tiles as compact notation ("123m55z") or a list of single tiles (["1m", "5z"])."""
+class Tiles(fields.Field[tuple[int, ...] | t.Held]):
+    """Tiles as compact notation ("123m55z") or a list of single tiles (["1m", "5z"]);
+    ``counted``: a hand's tiles, loaded counted (``models.read_held``)."""
 
     def __init__(
-        self, *, single: bool = False, longest: tuple[int, int] = models.HELD, **kwargs: Any
+        self,
+        *,
+        single: bool = False,
+        longest: tuple[int, int] = models.HELD,
+        counted: bool = False,
+        **kwargs: Any,
     ) -> None:
         super().__init__(**kwargs)
         self.single = single
         self.longest = longest
+        self.counted = counted
 
-    def _deserialize(self, value: Any, attr: Any, data: Any, **kwargs: Any) -> tuple[int, ...]:
+    def _deserialize(
+        self, value: Any, attr: Any, data: Any, **kwargs: Any
+    ) -> tuple[int, ...] | t.Held:
         try:
+            if self.counted:
+                return read_held(value, self.longest)
             return read_tiles(value, self.single, self.longest)
         except t.TileError as error:
             raise ValidationError(str(error)) from None
@@ -147,7 +158,7 @@ class MeldSchema(_Model):
 
 class WaitingHandSchema(_Model):
     model = staticmethod(models.make_hand)
-    tiles = Tiles(required=True)
+    tiles = Tiles(required=True, counted=True)
     melds = BoundedList(fields.Nested(MeldSchema), MAX_MELDS, load_default=list)
     flowers = _bonus()
     seasons = _bonus()
