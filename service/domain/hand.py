@@ -137,9 +137,9 @@ class Hand(Value):
     legal ``Meld`` it spells, or its ``MeldSpec`` when it spells none: ``declared_meld``).
 
     The tiles are held counted (``held``, given so or counted from a tuple), in no order:
-    ``keys`` (``tiles.suit_keys``) and ``kinds`` (``tiles.mask``) are what comes after reads
-    (checking the copies of each tile, decomposing and writing the hand); ``tiles`` lists
-    them in order.
+    ``keys`` (``tiles.suit_keys``) and ``kinds`` (``tiles.mask``), its counts, are what every
+    step after reads (checking the copies of each tile, decomposing and writing the hand),
+    kept here to be read directly; ``tiles`` lists them in order.
     """
 
     FIELDS = ("tiles", "melds", "winning_tile", "flowers", "seasons")

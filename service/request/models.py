@@ -29,10 +29,10 @@ def read_tiles(value: object, single: bool, longest: tuple[int, int] = HELD) -> 
         if len(value) == 2 and (tile := t.written_tile(value)) >= 0:
             return _SINGLE[tile]  # a winning tile, in every request: no table look-up
         if len(value) > _SHORT:
-            tiles = tuple(t.parse(value))
+            tiles = t.read_held(value).tiles()
         else:
             found = _SHORT_TILES.get(value)
-            tiles = _SHORT_TILES.put(value, tuple(t.parse(value))) if found is None else found
+            tiles = _SHORT_TILES.put(value, t.read_held(value).tiles()) if found is None else found
     elif isinstance(value, list):
         _fits(value, longest)
         tiles = tuple(t.parse(value))
