@@ -73,3 +73,7 @@ def test_every_place_the_version_is_written_agrees_with_the_changelog(
     assert written("README.md", r"zj-service:(\d[\w.]*)") == {version}
     assert written("docs/EXAMPLES.md", r'"service_version":"([^"]+)"') == {version}
     assert written("docs/CLI.md", r"(?m)^zj-score (\S+)$") == {version}
+
+
+def test_the_performance_page_says_where_the_service_stands_in_300_lines() -> None:
+    assert len(read("docs/PERFORMANCE.md").splitlines()) <= 300
