@@ -7,7 +7,7 @@ const WORDS = {
   other_language: ["中文", "English"],
   hand_heading: ["Build a hand", "組牌"],
   hand_label: ["Hand", "手牌"],
-  hand_help: ["Digits, then m, p, s or z. Melds in [ ], a concealed kong in { }. The last tile is the winning tile.", "數字後接 m（萬）、p（筒）、s（索）或 z（字）；副露寫在 [ ] 內，暗槓寫在 { } 內。最後一張是和牌。"],
+  hand_help: ["Digits, then m, p, s or z. Melds in [ ], a concealed kong in { }. The last tile is the winning tile.", "數字後接 m（萬）、p（筒）、s（索）或 z（字）；副露寫在 [ ] 內，暗槓寫在 { } 內。最後一張是和張。"],
   melds: ["Melds", "副露"],
   held: ["Tiles held", "手中的牌"],
   palette: ["Tiles to add", "加牌"],
