@@ -15,6 +15,7 @@ import urllib.error
 import urllib.request
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from importlib import resources
 from typing import Any
 
 import pytest
@@ -701,6 +702,24 @@ def test_english_and_chinese_switch_every_label_and_pattern_name(visit: Visit) -
     assert any("番牌" in text for text in claim)
     page.click("#language")
     assert shown_score(page) == expected_score(answer) and texts(page, "[data-i18n]") == english
+
+
+def chinese_words() -> dict[str, str]:
+    """Each word of i18n.js's table that is a string, by key: its Chinese."""
+    script = resources.files("service").joinpath("playground", "i18n.js").read_text("utf-8")
+    pairs = re.findall(r'^\s+"?([\w ]+?)"?: \["[^"]*", "([^"]*)"\],$', script, re.MULTILINE)
+    assert len(pairs) > 100  # the table's words, read
+    return dict(pairs)
+
+
+def test_chinese_counts_in_points_and_wins_by_a_discard_in_its_words() -> None:
+    """Zung Jung counts points (分); 番 is only in the words for a pattern (番種) and in a
+    pattern's name. A win on a discard is 食糊 (出銃 is the discarder's act)."""
+    words = chinese_words()
+    assert [w for w in words.values() if "番" in w.replace("番種", "")] == []
+    assert (words["value"], words["points"], words["minimum"]) == ("分", "總分", "最低分數")
+    assert words["discard"].startswith("食糊") and words["discarder"] == "出銃者"
+    assert "雞和" not in words["Trivial Patterns"]  # the chicken hand is pattern 0, not 1.x
 
 
 # ---- the expected score (API.md "Expected score") ---------------------------------------------
