@@ -170,7 +170,7 @@ def _profiles_option(command: argparse.ArgumentParser) -> None:
 
 
 def _expect_options(command: argparse.ArgumentParser) -> None:
-    """``expect`` (API.md "Expected score"): each option asks for it, with the JSON form too."""
+    """``expect`` (openapi.yaml's ``Expect``): each option asks for it, with the JSON form too."""
     expect = command.add_argument_group(
         "expected score (the solo model, RULES.md §8; any of these asks for it)"
     )
@@ -446,7 +446,7 @@ def describe_waits(response: dict[str, Any]) -> str:
 
 
 def _figures(expected: dict[str, Any] | None) -> str:
-    """A play's figures on one line (API.md ``expected``); '-' when it has none."""
+    """A play's figures on one line (openapi.yaml's ``Expected``); '-' when it has none."""
     if expected is None:
         return "-"
     by = expected["win_by"]
@@ -458,7 +458,7 @@ def _figures(expected: dict[str, Any] | None) -> str:
 
 
 def _model(expectation: dict[str, Any]) -> str:
-    """How the expected scores were found (API.md ``expectation``), on one line."""
+    """How the expected scores were found (openapi.yaml's ``Expectation``), on one line."""
     limited = expectation["limited"]
     why = {"too_far": "4 or more from ready", "budget": "over the search's budget"}
     return (
