@@ -46,6 +46,12 @@ _WIN_FLAGS = ("last_tile", "kong_replacement", "robbing_kong", "first_turn")
 _RULE_FLAGS = ("version", "payoff", "standard_value", "minimum", "chicken", "limit", "profile")
 
 
+class BadArgument(Exception):
+    """What the command line gives cannot be used: a file it names cannot be read (or, for
+    --rules-file, holds no JSON object), a word is not what it must be. The message names it;
+    exit 2, as for a bad --profiles file or option."""
+
+
 def program() -> str:
     """The command as it was run: ``zj-score`` when installed as that, else ``python -m
     service``."""
@@ -268,12 +274,6 @@ def _value(text: str) -> tuple[str, int]:
     return pattern, int(points)
 
 
-class BadArgument(Exception):
-    """What the command line gives cannot be used: a file it names cannot be read (or, for
-    --rules-file, holds no JSON object), a word is not what it must be. The message names it;
-    exit 2, as for a bad --profiles file or option."""
-
-
 def _rules(args: argparse.Namespace, stdin: TextIO) -> dict[str, Any]:
     """The friendly form's ``rules``: the --rules file's, then each flag given."""
     rules: Any = {}
@@ -281,7 +281,8 @@ def _rules(args: argparse.Namespace, stdin: TextIO) -> dict[str, Any]:
         try:
             rules = _load(args.rules_file, stdin)
         except OSError as error:
-            raise BadArgument(f"--rules-file {args.rules_file}: {error.strerror}") from None
+            why = error.strerror or error
+            raise BadArgument(f"--rules-file {args.rules_file}: {why}") from None
         except ValueError as error:
             raise BadArgument(f"--rules-file {args.rules_file}: not JSON: {error}") from None
     if not isinstance(rules, dict):
@@ -540,14 +541,16 @@ def main(argv: Sequence[str] | None = None, stdin: TextIO = sys.stdin,
     return code
 
 
-def _payload(args: argparse.Namespace, source: str | None, friendly: bool, stdin: TextIO) -> Any:
-    """The request: the friendly form's, or the JSON ``source`` holds, with what the options
-    add to it."""
+def _payload(args: argparse.Namespace, source: str | None, stdin: TextIO) -> Any:
+    """The request: the JSON ``source`` holds, or without one the friendly form's; with what
+    the options add to it."""
     try:
-        if args.command == "claim" and friendly:
+        if source is not None:
+            payload = _read(source, stdin)
+        elif args.command == "claim":
             payload = _claim_request(args)
         else:
-            payload = _friendly_request(args, stdin) if friendly else _read(str(source), stdin)
+            payload = _friendly_request(args, stdin)
     except OSError as error:
         raise BadArgument(f"cannot read the request: {error}") from None
     if args.command == "score" and args.explain and isinstance(payload, dict):
@@ -564,10 +567,10 @@ def _main(argv: Sequence[str] | None, stdin: TextIO, stdout: TextIO) -> int:
     operation, describe_answer = _COMMANDS[args.command]
     if args.command == "claim":
         source = _claim_file(args.source)
-        friendly = source is None
     else:
-        source = args.source
-        friendly = args.command != "settle" and _is_tiles(source)
+        tiles = args.command != "settle" and _is_tiles(args.source)
+        source = None if tiles else args.source
+    friendly = source is None
     try:
         profiles.install(args.profiles)
     except profiles.ProfileError as error:
@@ -575,7 +578,7 @@ def _main(argv: Sequence[str] | None, stdin: TextIO, stdout: TextIO) -> int:
         return 2
     payload: Any = None
     try:
-        payload = _payload(args, source, friendly, stdin)
+        payload = _payload(args, source, stdin)
         response = operation(payload)
     except BadArgument as error:
         print(error, file=sys.stderr)
