@@ -11,13 +11,16 @@
     zj-score discards 12333m88p1233456s --expect --draws-left 12 --discard-rate 0.5
                                          # ... with each discard's win chance and expected score
     zj-score claim 2.1.2 3.1x2 1.2 --discard W --seat S   # claimed patterns, no tiles
-    zj-score claim request.json          # a claim request as JSON
+    zj-score claim --discard W           # no pattern claimed: a chicken hand
+    zj-score claim request.json          # a claim request as JSON (- for stdin)
     zj-score settle sheet.json           # a session's score sheet, settled by player
 
 (``python -m service`` is the same command.)
 
-JSON in gives the response JSON out (exit 0) or the problem JSON (exit 1 on a client error).
-House-rule profiles come from --profiles or, without it, the file ZJ_PROFILES names.
+JSON in gives the response JSON out (exit 0) or the problem JSON (exit 1 on a client error,
+text that is not JSON included: ``malformed_json``, as the server answers such a body). A file
+that cannot be read, a bad --profiles or --rules-file, or a wrong option: one line on stderr,
+exit 2. House-rule profiles come from --profiles or, without it, the file ZJ_PROFILES names.
 """
 
 from __future__ import annotations
@@ -33,7 +36,7 @@ from typing import Any, TextIO
 from . import __version__, engine, profiles
 from .domain import tiles as t
 from .domain.payments import SCHEMES
-from .domain.rulesets import DEFAULT
+from .domain.rulesets import DEFAULT, profile_names
 from .domain.versions import VERSIONS
 from .problems import Problem
 
@@ -41,6 +44,12 @@ _MELD_OPTIONS = ("chow", "pung", "kong", "concealed_kong")
 _WIN_FLAGS = ("last_tile", "kong_replacement", "robbing_kong", "first_turn")
 # The rules fields a flag of the same name sets (when given: a profile's stay otherwise).
 _RULE_FLAGS = ("version", "payoff", "standard_value", "minimum", "chicken", "limit", "profile")
+
+
+class BadArgument(Exception):
+    """What the command line gives cannot be used: a file it names cannot be read (or, for
+    --rules-file, holds no JSON object), a word is not what it must be. The message names it;
+    exit 2, as for a bad --profiles file or option."""
 
 
 def program() -> str:
@@ -71,6 +80,7 @@ def _parser() -> argparse.ArgumentParser:
     settle = commands.add_parser("settle", help="a session's score sheet, settled by player")
     settle.add_argument("source", help="the sheet as JSON (POST /v1/settle's body), - for stdin")
     settle.add_argument("--json", action="store_true", help="print the response JSON instead")
+    _profiles_option(settle)
     for command, size in ((waits, 13), (discards, 14)):
         command.add_argument(
             "source",
@@ -96,7 +106,7 @@ def _parser() -> argparse.ArgumentParser:
                 "--discard", metavar="SEAT", choices="ESWN", help="won on SEAT's discard"
             )
         for meld in _MELD_OPTIONS:
-            example = "567p" if meld == "chow" else "777z"
+            example = {"chow": "567p", "pung": "777z"}.get(meld, "7777z")
             hand.add_argument(
                 f"--{meld.replace('_', '-')}",
                 action="append",
@@ -152,17 +162,21 @@ def _parser() -> argparse.ArgumentParser:
             metavar="FILE",
             help="a JSON rules object (as in a request); the flags above apply on top",
         )
-        command.add_argument(
-            "--profiles",
-            metavar="FILE",
-            default=os.environ.get("ZJ_PROFILES", ""),
-            help="a JSON file of house-rule profiles (default: $ZJ_PROFILES)",
-        )
+        _profiles_option(command)
     return parser  # fmt: skip
 
 
+def _profiles_option(command: argparse.ArgumentParser) -> None:
+    command.add_argument(
+        "--profiles",
+        metavar="FILE",
+        default=os.environ.get("ZJ_PROFILES", ""),
+        help="a JSON file of house-rule profiles (default: $ZJ_PROFILES)",
+    )
+
+
 def _expect_options(command: argparse.ArgumentParser) -> None:
-    """``expect`` (API.md "Expected score"): each option asks for it, with the JSON form too."""
+    """``expect`` (openapi.yaml's ``Expect``): each option asks for it, with the JSON form too."""
     expect = command.add_argument_group(
         "expected score (the solo model, RULES.md §8; any of these asks for it)"
     )
@@ -197,8 +211,8 @@ def _claim_parser(commands: Any) -> None:
     claim.add_argument(
         "source",
         nargs="*",
-        default=["-"],
-        help="pattern ids, a count after x (3.1x2); or a JSON request file, - for stdin",
+        help="pattern ids, a count after x (3.1x2), none for a chicken hand; or a JSON request"
+        " file (*.json), - for stdin",
     )
     claim.add_argument("--seat", default="E", choices="ESWN", help="the winner's seat (E)")
     claim.add_argument("--discard", metavar="SEAT", choices="ESWN", help="won on SEAT's discard")
@@ -213,12 +227,14 @@ def _claim_parser(commands: Any) -> None:
     claim.add_argument("--minimum", type=int, metavar="N")
     claim.add_argument("--bonus-tiles", action="store_true", help="the bonus-tile mod")
     claim.add_argument("--json", action="store_true", help="print the response JSON instead")
-    claim.add_argument(
-        "--profiles",
-        metavar="FILE",
-        default=os.environ.get("ZJ_PROFILES", ""),
-        help="a JSON file of house-rule profiles (default: $ZJ_PROFILES)",
-    )
+    _profiles_option(claim)
+
+
+def _claim_file(words: list[str]) -> str | None:
+    """The JSON request a claim's words name (a file, or - for stdin), or None: pattern ids."""
+    if len(words) == 1 and (words[0] == "-" or words[0].endswith(".json")):
+        return words[0]
+    return None
 
 
 def _claim_request(args: argparse.Namespace) -> dict[str, Any]:
@@ -226,6 +242,8 @@ def _claim_request(args: argparse.Namespace) -> dict[str, Any]:
     patterns: list[dict[str, Any]] = []
     for word in args.source:
         id, times, count = word.partition("x")
+        if times and not count.isdecimal():
+            raise BadArgument(f"{word}: the count after x is a whole number, e.g. 3.1x2")
         patterns.append({"id": id, "count": int(count)} if times else {"id": id})
     win: dict[str, Any] = {"seat": args.seat, "by": "discard" if args.discard else "self_draw"}
     if args.discard:
@@ -258,9 +276,20 @@ def _value(text: str) -> tuple[str, int]:
 
 def _rules(args: argparse.Namespace, stdin: TextIO) -> dict[str, Any]:
     """The friendly form's ``rules``: the --rules file's, then each flag given."""
-    rules: dict[str, Any] = _read(args.rules_file, stdin) if args.rules_file else {}
+    rules: Any = {}
+    if args.rules_file:
+        try:
+            rules = _load(args.rules_file, stdin)
+        except OSError as error:
+            why = error.strerror or error
+            raise BadArgument(f"--rules-file {args.rules_file}: {why}") from None
+        except ValueError as error:
+            raise BadArgument(f"--rules-file {args.rules_file}: not JSON: {error}") from None
     if not isinstance(rules, dict):
-        raise ValueError(f"{args.rules_file} holds no JSON object")
+        raise BadArgument(
+            f"--rules-file {args.rules_file}: not a JSON object: a request's rules, e.g."
+            ' {"minimum": 5, "values": {"2.1.2": 100}}'
+        )
     rules.update(
         {name: getattr(args, name) for name in _RULE_FLAGS if getattr(args, name) is not None}
     )
@@ -289,7 +318,7 @@ def _friendly_request(args: argparse.Namespace, stdin: TextIO) -> dict[str, Any]
         win["by"] = "discard" if args.discard else "self_draw"
         if args.discard:
             win["discarder"] = args.discard
-        hand["winning_tile"] = args.win or args.source.replace(" ", "")[-2:]
+        hand["winning_tile"] = args.win or _last_tile(args.source)
     for flag in _WIN_FLAGS:
         if getattr(args, flag):
             win[flag] = True
@@ -299,11 +328,51 @@ def _friendly_request(args: argparse.Namespace, stdin: TextIO) -> dict[str, Any]
     return request
 
 
-def _read(source: str, stdin: TextIO) -> Any:
+def _last_tile(tiles: str) -> str:
+    """The last tile written, the winning tile when --win is not given. Tiles that cannot be
+    read are the problem the server gives at hand.tiles, reported there alone: where the user
+    typed them, not at a winning tile they never typed."""
+    try:
+        t.parse(tiles)
+    except t.TileError as error:
+        raise Problem.at("invalid_request", "hand.tiles", str(error)) from None
+    written = tiles.rstrip()
+    return written[-1] if ord(written[-1]) >= t.FIRST_GLYPH else written[-2:]
+
+
+def _load(source: str, stdin: TextIO) -> Any:
+    """The JSON in ``source``, a file or - for stdin: OSError if the file cannot be opened,
+    ValueError if it holds no JSON (or no UTF-8)."""
     if source == "-":
         return json.loads(stdin.read())
     with open(source, encoding="utf-8") as file:
         return json.load(file)
+
+
+def _read(source: str, stdin: TextIO) -> Any:
+    """A request's JSON; text that is not JSON, the server's answer to such a body."""
+    try:
+        return _load(source, stdin)
+    except ValueError as error:
+        named = "standard input" if source == "-" else source
+        raise Problem("malformed_json", f"{named} is not valid JSON: {error}") from None
+
+
+def _said_here(problem: Problem, payload: Any, profiles_file: str) -> None:
+    """The problem in the command line's words where the server's would mislead: a profile
+    it does not know is one --profiles did not load, not one GET /v1/rules would list."""
+    rules = payload.get("rules") if isinstance(payload, dict) else None
+    name = rules.get("profile") if isinstance(rules, dict) else None
+    if not isinstance(name, str) or name in profile_names():
+        return
+    if profile_names():
+        said = f"not a profile of {profiles_file} (one of: {', '.join(profile_names())})"
+    else:
+        said = "no profiles are loaded: name their file with --profiles FILE (or $ZJ_PROFILES)"
+    for error in problem.errors:
+        if error["path"] == "rules.profile":
+            problem.detail = problem.detail.replace(error["message"], said)
+            error["message"] = said
 
 
 def _is_tiles(source: str) -> bool:
@@ -378,7 +447,7 @@ def describe_waits(response: dict[str, Any]) -> str:
 
 
 def _figures(expected: dict[str, Any] | None) -> str:
-    """A play's figures on one line (API.md ``expected``); '-' when it has none."""
+    """A play's figures on one line (openapi.yaml's ``Expected``); '-' when it has none."""
     if expected is None:
         return "-"
     by = expected["win_by"]
@@ -390,7 +459,7 @@ def _figures(expected: dict[str, Any] | None) -> str:
 
 
 def _model(expectation: dict[str, Any]) -> str:
-    """How the expected scores were found (API.md ``expectation``), on one line."""
+    """How the expected scores were found (openapi.yaml's ``Expectation``), on one line."""
     limited = expectation["limited"]
     why = {"too_far": "4 or more from ready", "budget": "over the search's budget"}
     return (
@@ -472,35 +541,50 @@ def main(argv: Sequence[str] | None = None, stdin: TextIO = sys.stdin,
     return code
 
 
-def _main(argv: Sequence[str] | None, stdin: TextIO, stdout: TextIO) -> int:
-    args = _parser().parse_args(argv)
-    operation, describe_answer = _COMMANDS[args.command]
-    if args.command == "claim":
-        friendly = args.source != ["-"] and not args.source[0].endswith(".json")
-    else:
-        friendly = args.command != "settle" and _is_tiles(args.source)
+def _payload(args: argparse.Namespace, source: str | None, stdin: TextIO) -> Any:
+    """The request: the JSON ``source`` holds, or without one the friendly form's; with what
+    the options add to it."""
     try:
-        profiles.install(getattr(args, "profiles", ""))
-    except profiles.ProfileError as error:
-        print(f"bad profiles file: {error}", file=sys.stderr)
-        return 2
-    try:
-        if args.command == "claim":
-            payload = _claim_request(args) if friendly else _read(args.source[0], stdin)
+        if source is not None:
+            payload = _read(source, stdin)
+        elif args.command == "claim":
+            payload = _claim_request(args)
         else:
-            payload = _friendly_request(args, stdin) if friendly else _read(args.source, stdin)
-    except (OSError, ValueError) as error:
-        print(f"cannot read the request: {error}", file=sys.stderr)
-        return 2
+            payload = _friendly_request(args, stdin)
+    except OSError as error:
+        raise BadArgument(f"cannot read the request: {error}") from None
     if args.command == "score" and args.explain and isinstance(payload, dict):
         payload["explain"] = True
     if args.command in ("waits", "discards") and isinstance(payload, dict):
         expect = _expect(args)
         if expect is not None:
             payload["expect"] = expect
+    return payload
+
+
+def _main(argv: Sequence[str] | None, stdin: TextIO, stdout: TextIO) -> int:
+    args = _parser().parse_args(argv)
+    operation, describe_answer = _COMMANDS[args.command]
+    if args.command == "claim":
+        source = _claim_file(args.source)
+    else:
+        tiles = args.command != "settle" and _is_tiles(args.source)
+        source = None if tiles else args.source
+    friendly = source is None
     try:
+        profiles.install(args.profiles)
+    except profiles.ProfileError as error:
+        print(f"bad profiles file: {error}", file=sys.stderr)
+        return 2
+    payload: Any = None
+    try:
+        payload = _payload(args, source, stdin)
         response = operation(payload)
+    except BadArgument as error:
+        print(error, file=sys.stderr)
+        return 2
     except Problem as problem:
+        _said_here(problem, payload, args.profiles)
         if friendly and not args.json:
             print(f"{problem.title}: {problem.detail}", file=stdout)
         else:

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import contextlib
 import io
 import json
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -49,9 +51,32 @@ def test_a_client_error_prints_the_problem_and_exits_1() -> None:
     assert {"path": "win", "message": "required"} in problem["errors"]
 
 
-def test_unreadable_input_exits_2(tmp_path: Path) -> None:
-    assert run("score", str(tmp_path / "missing.json"))[0] == 2
-    assert run("score", "-", stdin="{not json")[0] == 2
+def test_unreadable_input_exits_2(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    missing = tmp_path / "missing.json"
+    assert run("score", str(missing)) == (2, "")
+    assert capsys.readouterr().err == (
+        f"cannot read the request: [Errno 2] No such file or directory: '{missing}'\n"
+    )
+
+
+def test_input_that_is_not_json_is_the_problem_and_exits_1(tmp_path: Path) -> None:
+    # As the server answers such a body (400 malformed_json), the source named.
+    code, out = run("score", "-", stdin="{not json")
+    assert code == 1
+    assert json.loads(out) == {
+        "type": "urn:zj-service:problem:malformed_json",
+        "title": "Body is not JSON",
+        "status": 400,
+        "detail": "standard input is not valid JSON: Expecting property name enclosed in double"
+        " quotes: line 1 column 2 (char 1)",
+        "code": "malformed_json",
+        "errors": [],
+    }
+    request = tmp_path / "request.json"
+    request.write_bytes(b"\xff{}")  # not UTF-8: not JSON either, as for the server
+    code, out = run("waits", str(request))
+    assert code == 1
+    assert json.loads(out)["detail"].startswith(f"{request} is not valid JSON: 'utf-8' codec")
 
 
 def test_friendly_form() -> None:
@@ -89,6 +114,23 @@ def test_friendly_form_error_is_one_readable_line() -> None:
     code, out = run("score", "123m456p789s2359s", "--win", "9s")
     assert code == 1
     assert out.startswith("Impossible hand: hand.tiles:")
+
+
+def test_a_fault_in_the_last_tile_is_reported_where_it_was_typed() -> None:
+    # No --win: the winning tile is the last typed, so its fault is the tiles' alone.
+    code, out = run("score", "123m456p789s2355s9z", "--json")
+    assert code == 1
+    assert json.loads(out)["errors"] == [
+        {"path": "hand.tiles", "message": "'9z' at character 17 is not a tile: z takes 1-7"}
+    ]
+    code, out = run("score", "123m456p789s2355s4")
+    assert (code, out.split(": ")[:2]) == (1, ["Request does not match the schema", "hand.tiles"])
+    assert "winning_tile" not in out
+    # The last tile written as a glyph is one tile (the last two characters were taken).
+    code, out = run("score", "123m456p234s55s🀄🀄🀄")
+    assert code == 0 and "won on 7z" in out
+    code, out = run("score", "123m456p789s2355s 4s ")
+    assert code == 0 and "won on 4s" in out
 
 
 def test_waits() -> None:
@@ -178,6 +220,60 @@ def test_a_profile_from_a_profiles_file(tmp_path: Path) -> None:
     assert code == 1
     assert out == (
         "Hand below the minimum: the hand scores 10, below the minimum of 15 (rules.minimum)\n"
+    )
+
+
+def test_a_profile_not_loaded_points_to_profiles(tmp_path: Path) -> None:
+    code, out = run("score", "123m789p23455s", "--pung", "777z", "--profile", "club", "--json")
+    assert code == 1
+    message = "no profiles are loaded: name their file with --profiles FILE (or $ZJ_PROFILES)"
+    assert json.loads(out)["errors"] == [{"path": "rules.profile", "message": message}]
+    assert json.loads(out)["detail"] == f"rules.profile: {message}"
+    profiles = tmp_path / "profiles.json"
+    profiles.write_text(json.dumps({"family": {}, "pub": {}}), encoding="utf-8")
+    try:
+        code, out = run("claim", "--profiles", str(profiles), "--profile", "club")
+    finally:
+        install_profiles({})
+    assert (code, out) == (
+        1,
+        "Request does not match the schema: rules.profile: not a profile of"
+        f" {profiles} (one of: family, pub)\n",
+    )
+
+
+def test_settle_takes_profiles(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    profiles = tmp_path / "profiles.json"
+    profiles.write_text(json.dumps({"pub": {"payoff": "uniform"}}), encoding="utf-8")
+    claim = {"patterns": [{"id": "4.1"}], "win": {"by": "discard", "seat": "W", "discarder": "S"}}
+    sheet = {"players": ["A", "B", "C", "D"], "hands": [{"claim": claim}],
+             "rules": {"profile": "pub"}}  # fmt: skip
+    monkeypatch.setenv("ZJ_PROFILES", str(profiles))  # read as the parser is made
+    try:
+        code, out = run("settle", "-", "--json", stdin=json.dumps(sheet))
+    finally:
+        install_profiles({})
+    assert code == 0, out
+    assert json.loads(out)["totals"] == {"A": -30, "B": -30, "C": 90, "D": -30}
+
+
+def test_a_bad_rules_file_is_named_and_exits_2(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    rules = tmp_path / "rules.txt"
+    hand = ("score", "123m789p23455s", "--pung", "777z", "--rules-file", str(rules))
+    assert run(*hand) == (2, "")
+    assert capsys.readouterr().err == f"--rules-file {rules}: No such file or directory\n"
+    rules.write_text("minimum: 5", encoding="utf-8")
+    assert run(*hand) == (2, "")
+    assert capsys.readouterr().err == (
+        f"--rules-file {rules}: not JSON: Expecting value: line 1 column 1 (char 0)\n"
+    )
+    rules.write_text("[5]", encoding="utf-8")
+    assert run(*hand) == (2, "")
+    assert capsys.readouterr().err == (
+        f"--rules-file {rules}: not a JSON object: a request's rules, e.g."
+        ' {"minimum": 5, "values": {"2.1.2": 100}}\n'
     )
 
 
@@ -328,6 +424,27 @@ def test_claim_friendly_and_json(tmp_path: Path) -> None:
     assert code == 1 and json.loads(out)["code"] == "invalid_claim"
 
 
+def test_a_claim_of_no_patterns_is_a_chicken_hand() -> None:
+    code, out = run("claim", "--discard", "W", "--seat", "S", stdin="not read")
+    assert code == 0
+    assert out.splitlines()[1:] == [
+        "  0      Chicken Hand                     1  no pattern",
+        "Points   1  limit none  score 1",
+        "Payments E -1  S +3  W -1  N -1",  # each pays the score, up to 25
+    ]
+    assert run("claim", stdin="{}")[1].endswith("Payments E +3  S -1  W -1  N -1\n")
+    # A request from stdin is asked for with -.
+    code, out = run(
+        "claim", "-", stdin=json.dumps({"patterns": [], "win": {"seat": "E", "by": "self_draw"}})
+    )
+    assert code == 0 and json.loads(out)["score"] == 1
+
+
+def test_a_claimed_count_is_a_number(capsys: pytest.CaptureFixture[str]) -> None:
+    assert run("claim", "3.1xtwo") == (2, "")
+    assert capsys.readouterr().err == "3.1xtwo: the count after x is a whole number, e.g. 3.1x2\n"
+
+
 def test_settle_a_sheet(tmp_path: Path) -> None:
     sheet = tmp_path / "sheet.json"
     sheet.write_text(json.dumps({
@@ -414,3 +531,53 @@ def test_a_bad_expect_option_is_the_problem_with_its_path() -> None:
         1,
         "Request does not match the schema: expect.draws_left: must be from 0 to 40\n",
     )
+
+
+# ---- The help's examples ------------------------------------------------------------------------
+
+COMMANDS = ("score", "waits", "discards", "claim", "settle")
+# A hand each command takes as it is, and one a meld short of it, for an option's example.
+WHOLE = {
+    "score": "123m456p789s2355s4s",
+    "waits": "123m456p789s2355s",
+    "discards": "123m456p789s2355s4s",
+}
+SHORT = {"score": "123m456p2355s4s", "waits": "123m456p2355s", "discards": "123m456p2355s4s"}
+
+
+def help_examples() -> list[tuple[str, str, str]]:
+    """Each (command, option, example) that ``command --help`` gives as "e.g. EXAMPLE"."""
+    found = []
+    for name in COMMANDS:
+        out = io.StringIO()
+        with pytest.raises(SystemExit), contextlib.redirect_stdout(out):
+            main([name, "--help"])
+        option = ""
+        for line in out.getvalue().splitlines():
+            named = re.match(r"  (-[-\w]+|\w+)", line)
+            option = named[1] if named else option
+            found += [
+                (name, option, e) for e in re.findall(r"e\.g\. ([^\s,)]+(?:,[^\s,)]+)*)", line)
+            ]
+    return found
+
+
+@pytest.mark.parametrize(("name", "option", "example"), help_examples())
+def test_every_example_in_the_help_works(name: str, option: str, example: str) -> None:
+    if option == "source":  # the held tiles: melds make them a hand
+        argv = [name, example, "--chow", "567p", "--pung", "777z"]
+    elif option == "--go-around":
+        argv = [name, "2.1.2", "--discard", "W", "--seat", "S", option, example]
+    elif option.strip("-").replace("-", "_") in ("chow", "pung", "kong", "concealed_kong"):
+        argv = [name, SHORT[name], option, example]
+    else:
+        argv = [name, WHOLE[name], option, example]
+    code, out = run(*argv, "--json")
+    assert code == 0, out
+
+
+def test_the_help_gives_examples() -> None:
+    examples = help_examples()
+    assert ("score", "--kong", "7777z") in examples
+    assert ("claim", "--go-around", "N:5m,W:5m") in examples
+    assert len(examples) >= 20  # a tile notation, 6 options each of 3 commands, a go-around

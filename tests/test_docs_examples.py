@@ -1,17 +1,26 @@
-"""The README's and docs/EXAMPLES.md's curl examples answer what those pages print.
+"""The README's and docs/EXAMPLES.md's curl examples answer what those pages print, and the
+pages' command-line examples print what the pages show.
 
 Each ``curl`` block sending a request is sent to the app, and the JSON block after it must
 match the answer: ``"...": "..."`` stands for the keys left out, a ``"..."`` string for one or
 more list items left out and ``"... 46 more"`` for exactly 46 (the items shown keep their
 order), ``...`` within a string for the text left out, and ``"request_id"`` differs from run to
 run.
+
+A console block's command (``$ ...``) running the CLI is run by bash in a directory holding
+the files the page shows (a backticked ``NAME.json`` introducing a JSON block), with the
+build under test as ``.venv/bin/zj-score`` and ``.venv/bin/python``; it must print the lines
+under it, a ``...`` line standing for one or more lines left out.
 """
 
 from __future__ import annotations
 
 import json
+import os
 import re
 import shlex
+import subprocess
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -19,6 +28,7 @@ from typing import Any
 import pytest
 from flask import Flask
 
+import service
 from service import create_app
 from service.domain.rulesets import install_profiles
 
@@ -131,3 +141,59 @@ def test_the_example_answers_what_the_page_shows(served: Flask, command: str, sh
 
 def test_the_pages_have_examples() -> None:
     assert len(list(examples())) >= 10
+
+
+CONSOLE_PAGES = ("README.md", "docs/CLI.md", "docs/EXAMPLES.md")
+_CONSOLE = re.compile(r"```console\n(.*?)```", re.S)
+_FILE = re.compile(r"`([\w-]+\.json)`(?:(?!```).)*?:\n\n```json\n(.*?)```", re.S)
+
+
+def commands() -> Iterator[Any]:
+    for page in CONSOLE_PAGES:
+        text = (ROOT / page).read_text(encoding="utf-8")
+        number = 0
+        for block in _CONSOLE.findall(text):
+            for entry in re.split(r"^\$ ", block, flags=re.M)[1:]:
+                command, _, shown = entry.partition("\n")
+                if "zj-score" in command or "python -m service" in command:
+                    yield pytest.param(page, command, shown, id=f"{page}-{number}")
+                    number += 1
+
+
+def _installed(directory: Path) -> dict[str, str]:
+    """``directory`` with the build under test as .venv/bin's zj-score and python; the
+    environment to run them in."""
+    bin = directory / ".venv" / "bin"
+    bin.mkdir(parents=True)
+    scripts = {
+        "zj-score": f"#!{sys.executable}\nimport sys\nfrom service.cli import main\n"
+        "sys.exit(main())\n",
+        "python": f'#!/bin/sh\nexec {sys.executable} "$@"\n',
+    }
+    for name, script in scripts.items():
+        (bin / name).write_text(script, encoding="utf-8")
+        (bin / name).chmod(0o755)
+    env = {name: value for name, value in os.environ.items() if not name.startswith("ZJ_")}
+    return {**env, "PYTHONPATH": str(Path(service.__file__).resolve().parents[1])}
+
+
+@pytest.mark.parametrize(("page", "command", "shown"), list(commands()))
+def test_the_command_prints_what_the_page_shows(
+    tmp_path: Path, page: str, command: str, shown: str
+) -> None:
+    for name, body in _FILE.findall((ROOT / page).read_text(encoding="utf-8")):
+        (tmp_path / name).write_text(body, encoding="utf-8")
+    ran = subprocess.run(["bash", "-c", command], cwd=tmp_path, env=_installed(tmp_path),
+                         capture_output=True, text=True, check=False, timeout=120)  # fmt: skip
+    assert ran.stderr == ""
+    got = "".join(line.rstrip() + "\n" for line in ran.stdout.splitlines())
+    lines = (
+        "(?:.*\n)+" if line == "..." else re.escape(line) + "\n" for line in shown.splitlines()
+    )
+    assert re.fullmatch("".join(lines), got), got
+
+
+def test_the_pages_have_commands() -> None:
+    pages = {param.values[0] for param in commands()}
+    assert pages == set(CONSOLE_PAGES)
+    assert len(list(commands())) >= 10
