@@ -271,7 +271,8 @@ def expected_analysis(answer: dict[str, Any]) -> dict[str, Any]:
 
 
 def discard_rows(page: Any) -> list[Any]:
-    return page.locator("#analysis table.discards > tbody > tr[data-discarded]").all()
+    rows: list[Any] = page.locator("#analysis table.discards > tbody > tr[data-discarded]").all()
+    return rows
 
 
 def shown_discards(page: Any) -> list[dict[str, Any]]:
@@ -530,12 +531,14 @@ def test_a_link_reproduces_the_hand_and_its_answer(context: Any, live: str) -> N
 
 
 def test_a_link_opened_in_the_same_tab_loads_its_position(visit: Visit) -> None:
+    from playwright.sync_api import expect
+
     page = visit.page
     visit.open("#hand=123m789p2355s4s+%5B777z%5D&by=discard&seat=S&from=W")
     assert visit.sent("score") == EXAMPLE
     # Only the part after # changes: no new page is loaded, the one open follows the link.
     page.goto(f"{visit.base}/#hand=111222333m456p55s&pay=uniform")
-    page.wait_for_function("document.getElementById('hand').value === '111222333m456p55s'")
+    expect(page.locator("#hand")).to_have_value("111222333m456p55s")
     visit.settled()
     assert page.input_value("#payoff") == "uniform"
     assert page.is_checked('input[name="by"][value="self_draw"]')
@@ -550,7 +553,7 @@ def test_a_link_opened_in_the_same_tab_loads_its_position(visit: Visit) -> None:
     assert status == 200 and shown_score(page) == expected_score(answer)
     # Back to the first link, in the same tab.
     page.go_back()
-    page.wait_for_function(f"document.getElementById('hand').value === {json.dumps(TYPED)}")
+    expect(page.locator("#hand")).to_have_value(TYPED)
     visit.settled()
     assert page.input_value("#discarder") == "W" and page.input_value("#payoff") == "formal"
     assert visit.sent("score") == EXAMPLE
@@ -825,7 +828,8 @@ def test_the_chinese_labels_are_drawn_as_characters_not_boxes(visit: Visit) -> N
         sorted(set(button + title)),
     )
     assert len(drawn) == len(set(button + title)) >= 6
-    assert len(set(drawn)) == len(drawn)
+    distinct = len(set(drawn))
+    assert distinct == len(drawn), f"{len(drawn)} characters drawn as {distinct} shapes: boxes"
 
 
 # ---- the expected score (API.md "Expected score") ---------------------------------------------
