@@ -383,7 +383,7 @@ ELSEWHERE = "".join(
 
 def _wall_of(tiles: str, kinds: str) -> str:
     """``visible`` that leaves in the wall only the copies of ``kinds`` not held."""
-    held = t.counts(t.parse(tiles))
+    held = t.counts(tuple(t.parse(tiles)))
     kept = set(t.parse(kinds))
     return t.compact([x for x in range(34) if x not in kept for _ in range(4 - held[x])])
 
