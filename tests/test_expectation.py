@@ -16,6 +16,8 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
+from librt.vecs import vec
+from mypy_extensions import i64
 
 from service import engine
 from service.domain import tiles as t
@@ -26,8 +28,11 @@ from service.domain.expectation import (
     _SUIT_MOVES,
     Model,
     Outlook,
+    Play,
+    Plays,
     _figures,
     _Graph,
+    _search_all,
     _search_bounded,
     _suit_moves,
     expect,
@@ -197,6 +202,55 @@ class Oracle:
         }
 
 
+class ShortestWays(Oracle):
+    """The oracle restricted to the moves RULES.md §8 gives the bounded search, each found
+    here from the shanten oracle: from any hand, the draws that lower its distance (a
+    ready hand's: its wins) and, after one, the discards that keep the drawn hand's
+    distance; from the hand under evaluation also one step off them (a draw that does not
+    lower the distance, kept for a discard that keeps it; a winning draw passed for any
+    discard but the tile drawn). Any other draw is discarded again."""
+
+    def __init__(self, body: dict[str, Any], model: Model) -> None:
+        super().__init__(body, model)
+        self.melded = tuple(4 - room for room in self.room)
+        self.forms = frozenset({"standard", "seven_pairs", "thirteen_terminals"})
+
+    def distance(self, hand: tuple[int, ...]) -> int:
+        return oracle.lacked(hand, 4 - self.sets, self.melded, self.forms)
+
+    def drawn(self, hand: tuple[int, ...], left: int) -> tuple[float, ...]:
+        if left == 0:
+            return (0.0, 0.0, 0.0, 1.0 if self.ready(hand) else 0.0)
+        stay = self.value(hand, left - 1)  # the drawn tile discarded again
+        now = self.distance(hand)
+        out = [0.0, 0.0, 0.0, 0.0]
+        for x in range(34):
+            p = self.left(hand, x) / self.size
+            if p <= 0:
+                continue
+            full = _plus(hand, x)
+            helps = self.distance(full) < now
+            if helps or hand == self.root:
+                if helps and now == 1:
+                    kept = [y for y in range(34) if full[y] and y != x] if hand == self.root else []
+                else:
+                    after = self.distance(full)
+                    kept = [y for y in range(34) if full[y] and y != x
+                            and self.distance(_minus(full, (y,))) == after]  # fmt: skip
+            else:
+                kept = []
+            best = stay
+            for y in kept:
+                option = self.value(_minus(full, (y,)), left - 1)
+                if self.better(option, best):
+                    best = option
+            won = self.score(full, x, True) if helps and now == 1 else None
+            if won is not None and not self.better(best, (1.0, 0.0, won, 1.0)):
+                best = (1.0, 0.0, won, 1.0)
+            out = [o + p * b for o, b in zip(out, best, strict=True)]
+        return tuple(out)
+
+
 def _plus(counts: tuple[int, ...], tile: int) -> tuple[int, ...]:
     out = list(counts)
     out[tile] += 1
@@ -214,25 +268,35 @@ def _meld_tiles(meld: Meld) -> Iterator[int]:
 
 
 def _search(
-    body: dict[str, Any], model: Model, *, bounded: bool = False, step_off: bool = True
+    body: dict[str, Any],
+    model: Model,
+    *,
+    bounded: bool = False,
+    step_off: bool = True,
+    whole: bool = False,
 ) -> dict[str, Any]:
-    """The service's figures for the 13 tiles of ``body``: by the whole search (or, with
-    ``bounded``, by the bounded one, which ``expect`` picks only when the whole does not fit;
-    without ``step_off``, along the shortest ways only)."""
+    """The service's figures for the 13 tiles of ``body``: as ``expect`` answers them, which
+    must be by the whole search; with ``bounded``, by the bounded one (which ``expect`` picks
+    only when the whole does not fit; without ``step_off``, along the shortest ways only);
+    with ``whole``, by the whole search even where ``expect`` would not pick it."""
     request = _WAITS.load(body)
     hand: Hand = request["hand"]
     melds = declared_melds(hand, size=13)
     outlook = Outlook(hand, melds, request["win"].seat, request["rules"])
     oracle = Oracle(body, model)
     unseen = [oracle.left(oracle.root, x) for x in range(34)]
-    if not bounded:
+    if not bounded and not whole:
         found, search = expect(outlook, hand, unseen, model)
         assert search.exhaustive, search
         assert found is not None
     else:
         held = [c + u for c, u in zip(oracle.root, unseen, strict=True)]
         graph = _Graph(outlook, held, model)
-        _search_bounded(graph, packed(list(oracle.root)), model.draws_left, step_off, None)
+        root = packed(list(oracle.root))
+        if whole:
+            _search_all(graph, root, model.draws_left, None)
+        else:
+            _search_bounded(graph, root, model.draws_left, step_off, None)
         found = _figures(graph, model, None)
     return {
         "win_probability": found.win_probability,
@@ -305,6 +369,136 @@ def test_bounded_never_exceeds_the_whole(draws_left: int) -> None:
             shortest = _search(body, model, bounded=True, step_off=False)[figure]
             stepped = _search(body, model, bounded=True)[figure]
             assert shortest <= stepped + 1e-12 <= _search(body, model)[figure] + 2e-12
+
+
+TWO_MELDS = [{"kind": "pung", "tiles": "777z"}, {"kind": "chow", "tiles": "234s"}]
+ONE_MELD = [{"kind": "pung", "tiles": "999m"}]
+# Every copy of the kinds these hands never use is seen: the wall holds the few kinds they
+# play with, so the oracles can try every draw of two.
+ELSEWHERE = "".join(
+    f"{n}{n}{n}{n}{suit}" for suit, numbers in (("m", "46789"), ("p", "9"), ("s", "9"))
+    for n in numbers
+) + "2222z3333z4444z5555z6666z"  # fmt: skip
+
+
+def _wall_of(tiles: str, kinds: str) -> str:
+    """``visible`` that leaves in the wall only the copies of ``kinds`` not held."""
+    held = t.counts(tuple(t.parse(tiles)))
+    kept = set(t.parse(kinds))
+    return t.compact([x for x in range(34) if x not in kept for _ in range(4 - held[x])])
+
+
+TEN_TO_THIRTEEN = [
+    # 7 tiles beside two melds, ready (2p 5p 8p) and one from ready.
+    ({"tiles": "34567p55s", "melds": TWO_MELDS}, {}, ""),
+    ({"tiles": "3457p55s1m", "melds": TWO_MELDS}, {}, ""),
+    # 10 beside one meld; the ready hand's cheapest wins fall below a minimum, so passing a
+    # win for another wait is worth something.
+    ({"tiles": "123m45678p55s", "melds": ONE_MELD}, {}, ""),
+    ({"tiles": "123m45678p55s", "melds": ONE_MELD}, {"minimum": 3}, ""),
+    ({"tiles": "123m4578p55s1z", "melds": ONE_MELD}, {}, ""),
+    # 13 alone, ready and one from ready, on a wall of a few kinds.
+    ({"tiles": "123m456p78s11355s"}, {}, ELSEWHERE),
+    ({"tiles": "123m456p78s11355s"}, {"minimum": 4}, ELSEWHERE),
+    ({"tiles": "12m456p78s113558s"}, {}, ELSEWHERE),
+    # One suit, ready on waits that the minimum leaves to the best of them: a win passed on
+    # the first draw for a better wait is the best play.
+    ({"tiles": "1234566788899s"}, {"minimum": 86}, _wall_of("1234566788899s", "123456789s")),
+]
+
+
+@pytest.mark.parametrize(("hand", "rules", "visible"), TEN_TO_THIRTEEN)
+@pytest.mark.parametrize("draws_left", [1, 2])
+def test_bounded_search_is_the_optimum_of_its_own_moves(
+    hand: dict[str, Any], rules: dict[str, Any], visible: str, draws_left: int
+) -> None:
+    """The bounded search on 7 to 13 tiles is the exact optimum of the moves it allows
+    (``ShortestWays``, found here from the shanten oracle), both objectives, with and
+    without the others' discards."""
+    body = {"hand": hand, "win": {"seat": "S"}, "rules": rules, "visible": visible}
+    for objective in ("expected_score", "win_probability"):
+        for discard_rate in (0.0, 0.5):
+            model = Model(draws_left, discard_rate, objective)  # type: ignore[arg-type]
+            found = _search(body, model, bounded=True)
+            _close(found, ShortestWays(body, model).figures())
+
+
+@pytest.mark.parametrize(("hand", "rules", "visible"), TEN_TO_THIRTEEN)
+@pytest.mark.parametrize("draws_left", [0, 1])
+def test_whole_search_of_a_real_hand_is_the_models_optimum(
+    hand: dict[str, Any], rules: dict[str, Any], visible: str, draws_left: int
+) -> None:
+    """7 to 13 concealed tiles, 0 or 1 draw left: ``expect`` searches every play (the count
+    fits), and finds the oracle's optimum."""
+    body = {"hand": hand, "win": {"seat": "S"}, "rules": rules, "visible": visible}
+    for objective in ("expected_score", "win_probability"):
+        model = Model(draws_left, 0.5, objective)  # type: ignore[arg-type]
+        _close(_search(body, model), Oracle(body, model).figures())
+
+
+def test_whole_search_with_two_draws_of_thirteen_tiles_is_the_models_optimum() -> None:
+    """13 tiles, two draws: every play searched, as ``expect`` does below the count, is the
+    oracle's optimum (on a wall of the hand's own kinds and its waits, which the oracle can
+    walk; a minimum its cheapest wins miss, so a win may be passed)."""
+    tiles, rules = "123m456p78s11355s", {"minimum": 4}
+    visible = _wall_of(tiles, "123m456p135689s")
+    body = {"hand": {"tiles": tiles}, "win": {"seat": "S"}, "rules": rules, "visible": visible}
+    model = Model(2, 0.5)
+    _close(_search(body, model, whole=True), Oracle(body, model).figures())
+
+
+def test_three_from_ready_gets_figures_and_four_none() -> None:
+    """The model reaches hands 3 from ready (MAX_SHANTEN); one 4 from ready is too far."""
+    expect = {"draws_left": 4}
+    near = engine.waits({"hand": {"tiles": "25m1278p13789s26z"}, "win": {"seat": "S"},
+                         "expect": expect})  # fmt: skip
+    assert near["shanten"] == 3 and near["expectation"]["limited"] is None
+    assert near["expected"] is not None and near["expected"]["win_probability"] > 0
+    far = engine.waits({"hand": {"tiles": "2456789m8p16s126z"}, "win": {"seat": "S"},
+                        "expect": expect})  # fmt: skip
+    assert far["shanten"] == 4 and far["expected"] is None
+    assert far["expectation"]["limited"] == "too_far"
+
+
+def test_over_the_budget_is_said_before_too_far() -> None:
+    """A request whose discards are some too far and some over the budget says ``budget``:
+    raising the budget would give figures; nothing would to the far ones."""
+    request = _WAITS.load({"hand": {"tiles": "25m1278p13789s26z7z"}, "win": {"seat": "S"}})
+    model = Model(6, 0.0, "expected_score", budget=30)
+    _, found, expectation = discards(request["hand"], request["win"], request["rules"],
+                                     (), model)  # fmt: skip
+    assert {d.analysis.shanten for d in found} >= {3, 4}
+    assert all(d.expected is None for d in found)
+    assert expectation is not None and expectation.limited == "budget"
+
+
+def test_a_win_worth_nothing_is_still_a_win() -> None:
+    """A chicken hand scoring 0 (house rules) wins, by discard and by self-draw: the chance
+    counts it, the expected score adds nothing."""
+    melds = [{"kind": "chow", "tiles": "234m"}, {"kind": "chow", "tiles": "567p"},
+             {"kind": "pung", "tiles": "999s"}, {"kind": "chow", "tiles": "345s"}]  # fmt: skip
+    rules = {"chicken": 0}
+    won = {"tiles": "55p", "winning_tile": "5p", "melds": melds}
+    win = {"by": "discard", "seat": "S", "discarder": "E"}
+    assert engine.score({"hand": won, "win": win, "rules": rules})["score"] == 0
+    body = {"hand": {"tiles": "5p", "melds": melds}, "win": {"seat": "S"}, "rules": rules}
+    for model in (Model(0, 0.5), Model(1, 0.0)):
+        for found in (_search(body, model), _search(body, model, bounded=True)):
+            assert found["win_probability"] > 0 and found["expected_score"] == 0
+            _close(found, Oracle(body, model).figures())
+
+
+def test_plays_equal_but_for_the_way_they_win_prefer_the_self_draw() -> None:
+    """RULES.md §8 leaves ties open; the service breaks the last of them by the chance of a
+    self-draw, so a figure never depends on the order plays are tried in."""
+    by_self_draw = Play(0.5, 0.2, 0.8, 0.2)
+    by_discard = Play(0.5, 0.2, 0.8, 0.1)
+    assert by_self_draw.better(by_discard) and not by_discard.better(by_self_draw)
+    assert not by_self_draw.better(Play(0.5, 0.2, 0.8, 0.2))
+    plays = Plays(False, vec[i64]([1]))
+    # A self-drawn win worth exactly what play goes on to get (won for certain, ready): taken.
+    assert plays.win_first(0.5, True, Play(0.5, 1.0, 1.0, 1.0))
+    assert not plays.win_first(0.5, False, Play(0.5, 1.0, 1.0, 1.0))
 
 
 def test_a_single_wait_with_one_draw_is_its_copies_over_the_wall() -> None:
