@@ -872,6 +872,7 @@ def test_each_discards_expected_score_and_win_chance_are_the_apis(visit: Visit) 
     ]
     headers = texts(page, "#analysis table.discards > thead th")
     assert headers == ["Tile", "Shanten", "Useful tiles left", "Expected score", "Win chance"]
+    compared = 0
     for row, discard in zip(rows, answer["discards"], strict=True):
         figures = discard["expected"]
         score, chance = (
@@ -882,6 +883,9 @@ def test_each_discards_expected_score_and_win_chance_are_the_apis(visit: Visit) 
             continue
         assert score.inner_text() == str(figures["expected_score"])
         assert chance.inner_text() == f"{figures['win_probability'] * 100:.2f}%"
+        compared += 1
+    # Every discard of this hand is within reach of the model: each row's figures were read.
+    assert compared == len(rows) == 13
     # Best first by the expected score (the objective); each row's details open in place, and
     # the widest table still fits a phone.
     scores = [d["expected"]["expected_score"] for d in answer["discards"] if d["expected"]]
