@@ -8,8 +8,8 @@ from typing import Any, cast
 from . import __version__
 from .domain.hand import Rules
 from .domain.patterns import CATALOGUE, Pattern, table_for
-from .domain.payments import SCHEMES
 from .domain.rulesets import DEFAULT, profiles
+from .domain.schemes import SCHEMES
 from .domain.versions import VERSIONS
 from .render import rules as render_rules
 from .request import (

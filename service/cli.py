@@ -32,8 +32,8 @@ from typing import Any, TextIO
 
 from . import __version__, engine, profiles
 from .domain import tiles as t
-from .domain.payments import SCHEMES
 from .domain.rulesets import DEFAULT
+from .domain.schemes import SCHEMES
 from .domain.versions import VERSIONS
 from .problems import Problem
 

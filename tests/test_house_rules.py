@@ -41,7 +41,7 @@ from service.domain.patterns import (
     Table,
     table_for,
 )
-from service.domain.payments import SCHEMES, payments
+from service.domain.payments import payments
 from service.domain.rulesets import (
     _DEFAULT_KEY,
     _HOUSE_RULES,
@@ -53,6 +53,7 @@ from service.domain.rulesets import (
     profiles,
     resolve,
 )
+from service.domain.schemes import SCHEMES
 from service.domain.versions import V3_3, VERSIONS, Version
 from service.problems import Problem
 from service.request import MAX_VALUE, RulesSchema

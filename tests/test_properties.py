@@ -18,8 +18,9 @@ from service.domain.decompose import arrangements
 from service.domain.features import EVERY
 from service.domain.hand import CHOW, PUNG, Rules, Win, declared_melds
 from service.domain.patterns import BY_ID, CATALOGUE, NAMED, Counted, Naming, Situation, count
-from service.domain.payments import _PAID, SCHEMES, payments
+from service.domain.payments import _PAID, payments
 from service.domain.rulesets import _RESOLVED, DEFAULT, RESOLVED, install_profiles
+from service.domain.schemes import SCHEMES
 from service.domain.scoring import held_patterns
 from service.domain.versions import VERSIONS
 from service.engine import score, waits

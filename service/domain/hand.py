@@ -9,7 +9,7 @@ from mypy_extensions import i64
 from . import tiles as t
 from .errors import InconsistentRequest, InvalidContext, InvalidHand
 from .memo import IntTable
-from .payments import SCHEME_NUMBERS
+from .schemes import SCHEME_NUMBERS
 
 SetKind = Literal["chow", "pung", "kong"]
 CHOW: Final[SetKind] = "chow"

@@ -16,7 +16,7 @@ from . import tiles as t
 from .hand import Rules
 from .memo import IntMemo, Memo
 from .patterns import CATALOGUE, pin_tables
-from .payments import SCHEME_NUMBERS, SCHEMES
+from .schemes import SCHEME_NUMBERS, SCHEMES
 from .versions import VERSIONS
 
 DEFAULT: Final = Rules()

@@ -15,8 +15,8 @@ from marshmallow import Schema, ValidationError, fields, post_load, validate
 from ..domain import tiles as t
 from ..domain.hand import Rules
 from ..domain.patterns import BY_ID, CATALOGUE
-from ..domain.payments import SCHEMES
 from ..domain.rulesets import profile_names, resolve_fields
+from ..domain.schemes import SCHEMES
 from ..domain.versions import VERSIONS
 from . import models
 from .fast import shorten

@@ -28,7 +28,7 @@ from dataclasses import dataclass
 from typing import Any, NamedTuple, Protocol
 
 from service.domain.patterns import CATALOGUE
-from service.domain.payments import SCHEMES
+from service.domain.schemes import SCHEMES
 from service.domain.versions import VERSIONS
 
 __all__ = [
