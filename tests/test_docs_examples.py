@@ -20,7 +20,7 @@ import pytest
 from flask import Flask
 
 from service import create_app
-from service.domain.rulesets import install_profiles
+from service.domain.rules.rulesets import install_profiles
 
 from .test_house_rules import README_CLUB
 

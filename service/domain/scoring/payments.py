@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from typing import Final
 
-from .hand import Rules, Win
-from .memo import SlotMemo
-from .schemes import SCHEMES
+from ..memo import SlotMemo
+from ..rules.hand import Rules, Win
+from ..rules.schemes import SCHEMES
 
 
 def responsible(win: Win) -> str | None:
