@@ -49,9 +49,9 @@ RUN ZJ_COMPILE=1 /opt/build/bin/pip wheel --no-deps --no-build-isolation --wheel
 whl = next(pathlib.Path('/src/dist').glob('*.whl')); \
 names = zipfile.ZipFile(whl).namelist(); \
 spec = zipfile.ZipFile(whl).read('service/openapi.yaml'); \
-compiled = [n for n in names if n.startswith('service/domain/scoring.') and n.endswith('.so')]; \
+compiled = [n for n in names if n.startswith('service/domain/scoring/scoring.') and n.endswith('.so')]; \
 page = 'service/playground/index.html' in names and 'service/playground/tiles.svg' in names; \
-table = 'service/domain/suits.bin' in names; \
+table = 'service/domain/analysis/suits.bin' in names; \
 sys.exit('openapi.yaml missing from ' + whl.name if spec != pathlib.Path('openapi.yaml').read_bytes() \
          else 'the playground missing from ' + whl.name if not page \
          else 'the suits table missing from ' + whl.name if not table \

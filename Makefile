@@ -55,8 +55,8 @@ test: lint typecheck browser-tools node-tools
 compiled: venv
 	bash scripts/compile.sh $(BIN)/python
 
-# service/domain/suits.bin, the suits' distances (committed; made again only if distance.py's
-# pass changes): counted by the compiled build.
+# service/domain/analysis/suits.bin, the suits' distances (committed; made again only if
+# distance.py's pass changes): counted by the compiled build.
 suit-table: compiled
 	cd build/compiled && PYTHONPATH=. ../../$(BIN)/python ../../scripts/suit_table.py
 

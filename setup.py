@@ -16,7 +16,7 @@ from setuptools import setup
 # engine between them. request/schemas.py stays interpreted: its fields subclass marshmallow's,
 # which mypyc cannot compile; loading.py too, which imports marshmallow.
 COMPILED = [
-    *sorted(str(path) for path in Path("service/domain").glob("*.py")),
+    *sorted(str(path) for path in Path("service/domain").rglob("*.py")),
     "service/engine.py",
     "service/request/fast.py",
     "service/request/limits.py",

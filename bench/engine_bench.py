@@ -169,7 +169,7 @@ def split(payloads: list[dict[str, Any]]) -> dict[str, float]:
     matching the end-to-end time, which the report shows.
     """
     from service import render
-    from service.domain import payments, scoring
+    from service.domain.scoring import payments, scoring
     from service.request import ScoreRequestSchema, load
 
     schema = ScoreRequestSchema()

@@ -35,7 +35,7 @@ class ExpectFigures:
 def hands(per_shanten: int, seed: int) -> dict[int, list[dict[str, Any]]]:
     """``per_shanten`` /v1/discards bodies (without ``expect``) for each shanten 0-3."""
     from service import engine
-    from service.domain import tiles as t
+    from service.domain.rules import tiles as t
 
     rng = random.Random(seed)
     found: dict[int, list[dict[str, Any]]] = {s: [] for s in SHANTEN}

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from service import engine
-from service.domain import tiles as t
+from service.domain.rules import tiles as t
 
 # The hands measured: 13 tiles each (with their melds), ready or one from ready.
 HANDS: tuple[dict[str, Any], ...] = (

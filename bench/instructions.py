@@ -34,7 +34,7 @@ TARGET = 40_000  # the engine issue's (#27): a third of what it cost before
 # which its Python-callable wrapper calls too, and which compiled callers call directly).
 STAGES = {
     "schema load": ("CPyDef_fast___Record___load",),
-    "domain (score + payments)": ("CPyDef_scoring___score", "CPyDef_payments___payments"),
+    "domain (score + payments)": ("CPyDef_scoring___scoring___score", "CPyDef_payments___payments"),
     "render": ("CPyDef_render___score_response",),
 }
 

@@ -32,7 +32,7 @@ def verdict(ok: bool) -> str:
 def build() -> str:
     """Which build of the service is measured: compiled (mypyc, as shipped) or pure Python."""
     import service
-    from service.domain import scoring
+    from service.domain.scoring import scoring
 
     compiled = scoring.__file__ is not None and not scoring.__file__.endswith(".py")
     kind = "compiled with mypyc (as in the image)" if compiled else "pure Python"

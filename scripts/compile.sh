@@ -10,7 +10,9 @@ cd "$(dirname "$0")/.."
 python=${1:-.venv/bin/python}
 out=build/compiled
 
-rm -rf build/wheel "$out"
+# setuptools packs build/lib.* whole: a module moved or removed since the last build would
+# still ship from there.
+rm -rf build/wheel build/lib.* build/bdist.* "$out"
 ZJ_COMPILE=1 "$python" -m pip wheel --quiet --no-deps --no-build-isolation \
     --wheel-dir build/wheel .
 mkdir -p "$out"
@@ -21,5 +23,5 @@ for entry in tests bench pyproject.toml openapi.yaml gunicorn.conf.py; do
 done
 # Fail here, not in a test, if an extension did not come out.
 (cd "$out" && "../../$python" -c \
-    'import service.domain.scoring as m, sys; sys.exit(0 if m.__file__.endswith(".so") else m.__file__)')
+    'import service.domain.scoring.scoring as m, sys; sys.exit(0 if m.__file__.endswith(".so") else m.__file__)')
 echo "compiled: $out ($(find "$out/service" -name '*.so' | wc -l) extension modules)"

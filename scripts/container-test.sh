@@ -218,7 +218,7 @@ if check ready "$port" "$run1" "$READY_WAIT"; then
     fi
     # The image serves the compiled build (setup.py), not the pure-Python fallback.
     if module=$(timeout 30 buildah run --isolation chroot --network host --user "$user" "$ctr" -- \
-        python -c 'import service.domain.scoring as m; print(m.__file__)' 2>&1) \
+        python -c 'import service.domain.scoring.scoring as m; print(m.__file__)' 2>&1) \
         && [[ "$module" == *.so ]]; then
         pass "the scoring core is compiled: ${module##*/}"
     else

@@ -1,5 +1,6 @@
-"""Makes service/domain/suits.bin: the distances of every suit the melds leave whole with at
-most 14 tiles (``distance.TABLE``), from ``distance.distances``, in ``distance.rank``'s order.
+"""Makes service/domain/analysis/suits.bin: the distances of every suit the melds leave whole
+with at most 14 tiles (``distance.TABLE``), from ``distance.distances``, in ``distance.rank``'s
+order.
 
 Usage: ``make suit-table`` (the compiled build counts them in about a minute; the pure build
 would take ten).
@@ -11,9 +12,9 @@ from array import array
 from collections.abc import Iterator
 from pathlib import Path
 
-from service.domain import distance
+from service.domain.analysis import distance
 
-OUT = Path(__file__).resolve().parents[1] / "service" / "domain" / distance.FILE
+OUT = Path(__file__).resolve().parents[1] / "service" / "domain" / "analysis" / distance.FILE
 
 
 def suits(places: int, left: int = distance.TABLED) -> Iterator[list[int]]:

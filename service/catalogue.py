@@ -6,11 +6,11 @@ from collections.abc import Mapping
 from typing import Any, cast
 
 from . import __version__
-from .domain.hand import Rules
-from .domain.patterns import CATALOGUE, Pattern, table_for
-from .domain.payments import SCHEMES
-from .domain.rulesets import DEFAULT, profiles
-from .domain.versions import VERSIONS
+from .domain.rules.hand import Rules
+from .domain.rules.patterns import CATALOGUE, Pattern, table_for
+from .domain.rules.rulesets import DEFAULT, profiles
+from .domain.rules.schemes import SCHEMES
+from .domain.rules.versions import VERSIONS
 from .render import rules as render_rules
 from .request import (
     MAX_BATCH,

@@ -34,10 +34,10 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from . import __version__, engine, profiles
-from .domain import tiles as t
-from .domain.payments import SCHEMES
-from .domain.rulesets import DEFAULT, profile_names
-from .domain.versions import VERSIONS
+from .domain.rules import tiles as t
+from .domain.rules.rulesets import DEFAULT, profile_names
+from .domain.rules.schemes import SCHEMES
+from .domain.rules.versions import VERSIONS
 from .problems import Problem
 
 _MELD_OPTIONS = ("chow", "pung", "kong", "concealed_kong")

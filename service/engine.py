@@ -11,10 +11,12 @@ from collections.abc import Callable
 from typing import Any, Final
 
 from . import render
-from .domain import analysis, claims, scoring, sheets
-from .domain import payments as pay
+from .domain.analysis import analysis
+from .domain.analysis.expectation import Model
 from .domain.errors import ScoringError
-from .domain.expectation import Model
+from .domain.scoring import payments as pay
+from .domain.scoring import scoring
+from .domain.sheets import claims, sheets
 from .problems import Problem
 from .request import (
     MAX_ALTERNATIVES,

@@ -11,9 +11,9 @@ from __future__ import annotations
 from typing import Any, Final
 
 from . import render
-from .domain.claims import ClaimBelowMinimum
 from .domain.errors import ScoringError
-from .domain.scoring import BelowMinimum
+from .domain.scoring.scoring import BelowMinimum
+from .domain.sheets.claims import ClaimBelowMinimum
 
 # code -> (HTTP status, title); API.md lists the codes, openapi.yaml's ProblemCode too.
 KINDS: Final = {

@@ -17,7 +17,7 @@ from typing import Any
 
 from marshmallow import ValidationError
 
-from .domain.rulesets import install_profiles
+from .domain.rules.rulesets import install_profiles
 from .request import ProfileSchema
 from .request.fast import flatten
 

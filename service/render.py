@@ -10,18 +10,18 @@ from __future__ import annotations
 
 from typing import Any, Final
 
-from .domain import tiles as t
-from .domain.analysis import Analysis, Discard, Expectation
-from .domain.claims import Claimed
-from .domain.decompose import Arrangement
-from .domain.expectation import Figures
-from .domain.hand import SET_KINDS, Meld, Rules, set_text, set_tiles, tile_keys
+from .domain.analysis.analysis import Analysis, Discard, Expectation
+from .domain.analysis.expectation import Figures
+from .domain.analysis.waits import Wait
 from .domain.memo import IntMemo
-from .domain.patterns import CATALOGUE, Counted
-from .domain.rulesets import RESOLVED, RESOLVED_SLOTS
-from .domain.scoring import CHICKEN, Score
-from .domain.sheets import Settled
-from .domain.waits import Wait
+from .domain.rules import tiles as t
+from .domain.rules.decompose import Arrangement
+from .domain.rules.hand import SET_KINDS, Meld, Rules, set_text, set_tiles, tile_keys
+from .domain.rules.patterns import CATALOGUE, Counted
+from .domain.rules.rulesets import RESOLVED, RESOLVED_SLOTS
+from .domain.scoring.scoring import CHICKEN, Score
+from .domain.sheets.claims import Claimed
+from .domain.sheets.sheets import Settled
 
 
 def rules(applied: Rules) -> dict[str, Any]:

@@ -18,12 +18,12 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from service import engine
-from service.domain import distance
-from service.domain import tiles as t
-from service.domain.analysis import Shape
-from service.domain.decompose import Form
-from service.domain.distance import distances
-from service.domain.hand import Meld
+from service.domain.analysis import distance
+from service.domain.analysis.analysis import Shape
+from service.domain.analysis.distance import distances
+from service.domain.rules import tiles as t
+from service.domain.rules.decompose import Form
+from service.domain.rules.hand import Meld
 from service.problems import Problem
 
 from .support import handgen, oracle
@@ -461,9 +461,9 @@ def test_the_order_of_the_tiles_never_changes_the_analysis(
 
 
 def test_the_suits_table_is_complete_and_holds_the_counted_distances() -> None:
-    """service/domain/suits.bin (scripts/suit_table.py): every suit the melds leave whole with
-    at most 14 tiles; a sample of them read from it equals ``distances`` counted now, and a
-    suit the melds touch, or of more tiles, is counted, not read."""
+    """service/domain/analysis/suits.bin (scripts/suit_table.py): every suit the melds leave
+    whole with at most 14 tiles; a sample of them read from it equals ``distances`` counted now,
+    and a suit the melds touch, or of more tiles, is counted, not read."""
     assert len(distance.TABLE) == distance._WAYS[9][14] + distance._sizes(7)[7][14] == 448_480
     rng = random.Random(7)
     for _ in range(3000):

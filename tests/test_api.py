@@ -13,7 +13,7 @@ from flask.testing import FlaskClient
 from marshmallow import ValidationError
 
 from service import create_app, engine
-from service.domain.rulesets import install_profiles
+from service.domain.rules.rulesets import install_profiles
 from service.request import WaitsRequestSchema
 
 from .support.contract import SPEC_PATH, ContractClient

@@ -15,7 +15,7 @@ import pytest
 
 from service import __version__, engine
 from service.cli import main
-from service.domain.rulesets import install_profiles
+from service.domain.rules.rulesets import install_profiles
 
 from .support.hands import EXAMPLE
 

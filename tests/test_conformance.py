@@ -12,8 +12,8 @@ from typing import Any
 
 import pytest
 
-from service.domain.hand import Rules, Win
-from service.domain.payments import payments
+from service.domain.rules.hand import Rules, Win
+from service.domain.scoring.payments import payments
 from service.engine import claim, score
 
 CORPUS = Path(__file__).resolve().parents[2] / "shared" / "conformance" / "peer_cases.json"

@@ -7,10 +7,10 @@ import itertools
 import pytest
 
 from bench import engine_bench
-from service.domain import tiles as t
-from service.domain.decompose import _READINGS, _suit_readings, arrangements, is_winning
-from service.domain.hand import _LEGAL, Hand, Meld, MeldSpec, _declared, declared_melds
 from service.domain.memo import SUIT_SLOTS, IntMemo, SlotMemo
+from service.domain.rules import tiles as t
+from service.domain.rules.decompose import _READINGS, _suit_readings, arrangements, is_winning
+from service.domain.rules.hand import _LEGAL, Hand, Meld, MeldSpec, _declared, declared_melds
 
 
 def readings(tiles: str, winning: str, on_discard: bool = False) -> list[str]:

@@ -30,7 +30,7 @@ from gunicorn.config import Config
 
 from service import settings
 from service.clients import Identity
-from service.domain import decompose
+from service.domain.rules import decompose
 
 from .support.tools import require_tool
 

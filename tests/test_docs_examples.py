@@ -30,7 +30,7 @@ from flask import Flask
 
 import service
 from service import create_app
-from service.domain.rulesets import install_profiles
+from service.domain.rules.rulesets import install_profiles
 
 from .test_house_rules import README_CLUB
 

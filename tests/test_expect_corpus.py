@@ -18,7 +18,7 @@ from typing import Any
 
 import pytest
 
-from service.domain import expectation
+from service.domain.analysis import expectation
 
 from .support import expect_corpus
 

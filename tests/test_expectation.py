@@ -1,9 +1,9 @@
 """Expected score (RULES.md §8, API.md "Expected score"): the search against an expectimax
 written here from the model's definition, closed forms, and the properties every answer keeps.
 
-The oracle shares nothing with service/domain/expectation.py but the scorer (what a won hand
-is worth is the scoring's, tested elsewhere): its own wall, its own test of a winning shape,
-every draw and every discard of every hand, recursively.
+The oracle shares nothing with service/domain/analysis/expectation.py but the scorer (what a
+won hand is worth is the scoring's, tested elsewhere): its own wall, its own test of a winning
+shape, every draw and every discard of every hand, recursively.
 """
 
 from __future__ import annotations
@@ -20,11 +20,9 @@ from librt.vecs import vec
 from mypy_extensions import i64
 
 from service import engine
-from service.domain import tiles as t
-from service.domain.analysis import discards
-from service.domain.distance import SUIT, distances, moves
-from service.domain.errors import ScoringError
-from service.domain.expectation import (
+from service.domain.analysis.analysis import discards
+from service.domain.analysis.distance import SUIT, distances, moves
+from service.domain.analysis.expectation import (
     _SUIT_MOVES,
     Model,
     Outlook,
@@ -38,8 +36,10 @@ from service.domain.expectation import (
     expect,
     packed,
 )
-from service.domain.hand import Hand, Meld, Rules, Win, declared_melds
-from service.domain.scoring import best_score
+from service.domain.errors import ScoringError
+from service.domain.rules import tiles as t
+from service.domain.rules.hand import Hand, Meld, Rules, Win, declared_melds
+from service.domain.scoring.scoring import best_score
 from service.request import WaitsRequestSchema, loader
 
 from .support import oracle

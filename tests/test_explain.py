@@ -15,10 +15,10 @@ from flask.testing import FlaskClient
 from hypothesis import HealthCheck, given, settings
 
 from service import catalogue, engine
-from service.domain import scoring
-from service.domain.patterns import CATALOGUE
-from service.domain.rulesets import install_profiles
-from service.domain.versions import VERSIONS
+from service.domain.rules.patterns import CATALOGUE
+from service.domain.rules.rulesets import install_profiles
+from service.domain.rules.versions import VERSIONS
+from service.domain.scoring import scoring
 from service.request import ScoreRequestSchema, load
 
 from .support.hands import pattern_points, request

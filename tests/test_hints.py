@@ -14,7 +14,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from service import engine
-from service.domain import tiles as t
+from service.domain.rules import tiles as t
 
 from .support.hands import EXAMPLE, problem, request
 from .support.strategies import score_requests

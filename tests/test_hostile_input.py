@@ -4,7 +4,7 @@ The reliability requirement: at least 100,000 generated inputs, and every one an
 valid 200 or a problem document that says what is wrong (``code``, ``detail``, and for a 422
 ``errors`` with ``path``s). The volume is split by cost, each part asserting its own share:
 
-- the notation parser (``service.domain.tiles.parse``) directly, ~104,000 texts and ~20,000
+- the notation parser (``service.domain.rules.tiles.parse``) directly, ~104,000 texts and ~20,000
   tile lists (3.5 s + 1.8 s): it returns tiles or raises ``TileError`` whose message points
   at the right character, and it accepts exactly the strings the contract's ``TileString``
   pattern describes;
@@ -44,9 +44,9 @@ from marshmallow import Schema, ValidationError
 from werkzeug.test import EnvironBuilder
 
 from service import engine
-from service.domain import tiles as t
-from service.domain.claims import MOST
-from service.domain.hand import Win
+from service.domain.rules import tiles as t
+from service.domain.rules.hand import Win
+from service.domain.sheets.claims import MOST
 from service.operations import OPERATIONS
 from service.problems import Problem
 from service.request import (

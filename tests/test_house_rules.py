@@ -30,8 +30,8 @@ from flask.testing import FlaskClient
 
 from service import create_app, engine
 from service.cli import _parser
-from service.domain.hand import Rules, Win
-from service.domain.patterns import (
+from service.domain.rules.hand import Rules, Win
+from service.domain.rules.patterns import (
     _HOUSE_PLANS,
     _HOUSE_TABLES,
     BY_ID,
@@ -41,8 +41,7 @@ from service.domain.patterns import (
     Table,
     table_for,
 )
-from service.domain.payments import SCHEMES, payments
-from service.domain.rulesets import (
+from service.domain.rules.rulesets import (
     _DEFAULT_KEY,
     _HOUSE_RULES,
     _RESOLVED,
@@ -53,7 +52,9 @@ from service.domain.rulesets import (
     profiles,
     resolve,
 )
-from service.domain.versions import V3_3, VERSIONS, Version
+from service.domain.rules.schemes import SCHEMES
+from service.domain.rules.versions import V3_3, VERSIONS, Version
+from service.domain.scoring.payments import payments
 from service.problems import Problem
 from service.request import MAX_VALUE, RulesSchema
 

@@ -23,7 +23,7 @@ from referencing.jsonschema import DRAFT202012
 import service
 from service import catalogue
 from service.domain.errors import InvalidContext, InvalidHand, NotAWinningHand
-from service.domain.scoring import BelowMinimum
+from service.domain.scoring.scoring import BelowMinimum
 from service.problems import KINDS
 
 ROOT = Path(__file__).parents[1]

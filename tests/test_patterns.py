@@ -15,9 +15,9 @@ from typing import Any
 
 import pytest
 
-from service.domain.features import BONUS_TILES, PLANNED, SEVEN_PAIRS, THIRTEEN_TERMINALS
-from service.domain.patterns import Table, table_for
-from service.domain.rulesets import resolve
+from service.domain.rules.features import BONUS_TILES, PLANNED, SEVEN_PAIRS, THIRTEEN_TERMINALS
+from service.domain.rules.patterns import Table, table_for
+from service.domain.rules.rulesets import resolve
 from service.engine import score
 
 from .support.hands import check, problem, request, score_hand

@@ -19,7 +19,7 @@ import yaml
 
 from bench import server
 from service import create_app, profiles
-from service.domain.rulesets import install_profiles
+from service.domain.rules.rulesets import install_profiles
 from service.profiles import ProfileError
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -13,15 +13,16 @@ from hypothesis import strategies as st
 from marshmallow import ValidationError
 
 from service import render
-from service.domain import tiles as t
-from service.domain.decompose import arrangements
-from service.domain.features import EVERY
-from service.domain.hand import CHOW, PUNG, Rules, Win, declared_melds
-from service.domain.patterns import BY_ID, CATALOGUE, NAMED, Counted, Naming, Situation, count
-from service.domain.payments import _PAID, SCHEMES, payments
-from service.domain.rulesets import _RESOLVED, DEFAULT, RESOLVED, install_profiles
-from service.domain.scoring import held_patterns
-from service.domain.versions import VERSIONS
+from service.domain.rules import tiles as t
+from service.domain.rules.decompose import arrangements
+from service.domain.rules.features import EVERY
+from service.domain.rules.hand import CHOW, PUNG, Rules, Win, declared_melds
+from service.domain.rules.patterns import BY_ID, CATALOGUE, NAMED, Counted, Naming, Situation, count
+from service.domain.rules.rulesets import _RESOLVED, DEFAULT, RESOLVED, install_profiles
+from service.domain.rules.schemes import SCHEMES
+from service.domain.rules.versions import VERSIONS
+from service.domain.scoring.payments import _PAID, payments
+from service.domain.scoring.scoring import held_patterns
 from service.engine import score, waits
 from service.problems import Problem
 from service.render import _WRITTEN_RULES

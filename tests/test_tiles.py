@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from service.domain import tiles as t
+from service.domain.rules import tiles as t
 
 
 def test_kinds_follow_mpsz() -> None:

@@ -19,7 +19,7 @@ from typing import Any, Final
 
 from mypy_extensions import i64
 
-from ..domain import tiles as t
+from ..domain.rules import tiles as t
 from .limits import MAX_ERRORS
 from .models import Maker, read_held, read_tiles
 

@@ -6,13 +6,13 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, Final
 
-from ..domain import tiles as t
-from ..domain.claims import Entry
-from ..domain.expectation import Model
-from ..domain.hand import Hand, Meld, MeldSpec, Rules, Value, Win, declared_meld
+from ..domain.analysis.expectation import Model
 from ..domain.memo import Memo
-from ..domain.rulesets import DEFAULT, resolve_fields
-from ..domain.sheets import SheetHand
+from ..domain.rules import tiles as t
+from ..domain.rules.hand import Hand, Meld, MeldSpec, Rules, Value, Win, declared_meld
+from ..domain.rules.rulesets import DEFAULT, resolve_fields
+from ..domain.sheets.claims import Entry
+from ..domain.sheets.sheets import SheetHand
 from .limits import MAX_TILE_LIST, MAX_TILE_STRING
 
 HELD: Final = (MAX_TILE_STRING, MAX_TILE_LIST)  # the longest tiles of a hand or a meld

@@ -12,12 +12,12 @@ from typing import Any
 
 from marshmallow import Schema, ValidationError, fields, post_load, validate
 
-from ..domain import tiles as t
-from ..domain.hand import Rules
-from ..domain.patterns import BY_ID, CATALOGUE
-from ..domain.payments import SCHEMES
-from ..domain.rulesets import profile_names, resolve_fields
-from ..domain.versions import VERSIONS
+from ..domain.rules import tiles as t
+from ..domain.rules.hand import Rules
+from ..domain.rules.patterns import BY_ID, CATALOGUE
+from ..domain.rules.rulesets import profile_names, resolve_fields
+from ..domain.rules.schemes import SCHEMES
+from ..domain.rules.versions import VERSIONS
 from . import models
 from .fast import shorten
 from .limits import (

@@ -17,10 +17,10 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from service.domain import tiles as t
-from service.domain.analysis import discards
+from service.domain.analysis.analysis import discards
+from service.domain.analysis.expectation import Model
 from service.domain.errors import ScoringError
-from service.domain.expectation import Model
+from service.domain.rules import tiles as t
 from service.request import WaitsRequestSchema, loader
 
 from . import handgen

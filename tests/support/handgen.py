@@ -27,9 +27,9 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, NamedTuple, Protocol
 
-from service.domain.patterns import CATALOGUE
-from service.domain.payments import SCHEMES
-from service.domain.versions import VERSIONS
+from service.domain.rules.patterns import CATALOGUE
+from service.domain.rules.schemes import SCHEMES
+from service.domain.rules.versions import VERSIONS
 
 __all__ = [
     "FAMILIES",
@@ -55,7 +55,7 @@ class Rng(Protocol):
     def shuffle(self, x: list[Any]) -> None: ...
 
 
-# --- tiles: ints 0-33 as in service.domain.tiles (1m-9m, 1p-9p, 1s-9s, 1z-7z) --------------
+# --- tiles: ints 0-33 as in service.domain.rules.tiles (1m-9m, 1p-9p, 1s-9s, 1z-7z) --------------
 
 SUITS = "mpsz"
 SEATS = "ESWN"

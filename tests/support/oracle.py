@@ -1,5 +1,5 @@
 """Shanten from its definition (RULES.md §7), written apart from the service's analysis: the
-tests hold ``service.domain.analysis`` to it.
+tests hold ``service.domain.analysis.analysis`` to it.
 
 Tiles are ints 0-33 (1m-9m, 1p-9p, 1s-9s, 1z-7z); a hand is its concealed counts, the copies its
 declared melds hold (``melded``) and the forms the rules keep. A hand is *ready* when some tile it

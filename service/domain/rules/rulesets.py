@@ -12,11 +12,11 @@ from typing import Any, Final
 
 from mypy_extensions import i64
 
+from ..memo import IntMemo, Memo
 from . import tiles as t
 from .hand import Rules
-from .memo import IntMemo, Memo
 from .patterns import CATALOGUE, pin_tables
-from .payments import SCHEME_NUMBERS, SCHEMES
+from .schemes import SCHEME_NUMBERS, SCHEMES
 from .versions import VERSIONS
 
 DEFAULT: Final = Rules()

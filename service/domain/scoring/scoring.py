@@ -6,12 +6,12 @@ from typing import Final, Literal
 
 from mypy_extensions import i64
 
-from . import tiles as t
-from .decompose import Arrangement, arrangements
-from .errors import NotAWinningHand, ScoringError
-from .features import PLANNED
-from .hand import Hand, Meld, Rules, Win, check_context, check_winning_tile, declared_melds
-from .patterns import Counted, Example, Hit, Pattern, Predicate, Situation, count
+from ..errors import NotAWinningHand, ScoringError
+from ..rules import tiles as t
+from ..rules.decompose import Arrangement, arrangements
+from ..rules.features import PLANNED
+from ..rules.hand import Hand, Meld, Rules, Win, check_context, check_winning_tile, declared_melds
+from ..rules.patterns import Counted, Example, Hit, Pattern, Predicate, Situation, count
 
 Limit = Literal["none", "capped", "single_pattern"]
 

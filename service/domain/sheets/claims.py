@@ -14,11 +14,11 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Final
 
-from .decompose import Form
-from .errors import ScoringError
-from .hand import Rules, Win, check_go_around, check_way
-from .patterns import BY_ID, Counted, Pattern, table_for
-from .scoring import Limit, apply_limit
+from ..errors import ScoringError
+from ..rules.decompose import Form
+from ..rules.hand import Rules, Win, check_go_around, check_way
+from ..rules.patterns import BY_ID, Counted, Pattern, table_for
+from ..scoring.scoring import Limit, apply_limit
 
 # The most of each countable pattern a hand can hold: a pung or kong of each dragon and of the
 # seat wind (3.1); the flowers and seasons not proper to the seat, and the two that are (11.1).

@@ -36,7 +36,12 @@ from typing import Final, Literal, TypeAlias
 from librt.vecs import append, extend, vec
 from mypy_extensions import i64
 
-from . import tiles as t
+from ..errors import ScoringError
+from ..memo import Memo
+from ..rules import tiles as t
+from ..rules.hand import Hand, Meld, Rules, Win
+from ..rules.patterns import table_for
+from ..scoring.scoring import best_score
 from .distance import (
     FAR,
     POWERS,
@@ -49,11 +54,6 @@ from .distance import (
     suit_counts,
     suit_distances,
 )
-from .errors import ScoringError
-from .hand import Hand, Meld, Rules, Win
-from .memo import Memo
-from .patterns import table_for
-from .scoring import best_score
 
 Objective = Literal["expected_score", "win_probability"]
 Limited = Literal["too_far", "budget"]

@@ -12,11 +12,12 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Final
 
-from . import claims, scoring
-from .errors import InconsistentRequest, ScoringError
-from .hand import Hand, Rules, Win
-from .payments import payments
-from .tiles import SEATS
+from ..errors import InconsistentRequest, ScoringError
+from ..rules.hand import Hand, Rules, Win
+from ..rules.tiles import SEATS
+from ..scoring import scoring
+from ..scoring.payments import payments
+from . import claims
 
 Seats = dict[str, str]  # seat -> player
 

@@ -13,7 +13,7 @@ from typing import Final, NoReturn
 
 from mypy_extensions import i64
 
-from .memo import SUIT_SLOTS, SlotMemo
+from ..memo import SUIT_SLOTS, SlotMemo
 
 SUITS: Final = "mpsz"
 KINDS: Final = 34

@@ -15,6 +15,7 @@ from typing import Final
 
 from mypy_extensions import i64
 
+from ..memo import IntMemo, Memo, SlotMemo
 from . import tiles as t
 from .decompose import ALL_FORMS, RUN_STARTS, SUIT_STARTS, TERMINAL_CHOWS, Arrangement, Form
 from .features import (
@@ -52,7 +53,6 @@ from .features import (
     WIN_FLAG,
 )
 from .hand import CHOW, KONG, PUNG, SET_KINDS, Hand, Meld, Rules, SetKind, Win, set_text
-from .memo import IntMemo, Memo, SlotMemo
 from .tiles import mask
 from .versions import VERSIONS, Version
 

@@ -10,8 +10,8 @@ from typing import Final, Generic, TypeVar
 from librt.vecs import append, vec
 from mypy_extensions import i64
 
-from .hand import Meld, visible
-from .memo import Memo
+from ..memo import Memo
+from ..rules.hand import Meld, visible
 
 SETS: Final = 4  # a regular hand's sets, melds included
 FAR: Final = 99  # the distance of a shape that cannot be made

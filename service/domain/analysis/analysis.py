@@ -20,12 +20,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Final
 
-from . import tiles as t
+from ..errors import InvalidHand
+from ..rules import tiles as t
+from ..rules.hand import Hand, Meld, Rules, Win, declared_melds, visible
+from ..rules.patterns import table_for
 from .distance import FAR, POWERS, Room, suit_distances
-from .errors import InvalidHand
 from .expectation import Figures, Limited, Model, Outlook, Pause, Search, expect
-from .hand import Hand, Meld, Rules, Win, declared_melds, visible
-from .patterns import table_for
 from .waits import Wait, scored_wait, ways_to_win
 
 

@@ -8,9 +8,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .errors import ScoringError
-from .hand import Hand, Meld, Rules, Win, check_robbed_tile, check_win
-from .scoring import Score, best_score
+from ..errors import ScoringError
+from ..rules.hand import Hand, Meld, Rules, Win, check_robbed_tile, check_win
+from ..scoring.scoring import Score, best_score
 
 
 @dataclass(frozen=True, slots=True)

@@ -15,6 +15,7 @@ from typing import Final, Literal
 
 from mypy_extensions import i64
 
+from ..memo import SUIT_SLOTS, SlotMemo
 from . import tiles as t
 from .features import (
     CHOWS_2,
@@ -36,7 +37,6 @@ from .features import (
     TRIPLETS_4,
 )
 from .hand import CHOW, PUNG, Meld
-from .memo import SUIT_SLOTS, SlotMemo
 from .tiles import mask
 
 Form = Literal["standard", "seven_pairs", "thirteen_terminals"]

@@ -6,10 +6,10 @@ from typing import Any, ClassVar, Final, Literal, Self
 
 from mypy_extensions import i64
 
+from ..errors import InconsistentRequest, InvalidContext, InvalidHand
+from ..memo import IntTable
 from . import tiles as t
-from .errors import InconsistentRequest, InvalidContext, InvalidHand
-from .memo import IntTable
-from .payments import SCHEME_NUMBERS
+from .schemes import SCHEME_NUMBERS
 
 SetKind = Literal["chow", "pung", "kong"]
 CHOW: Final[SetKind] = "chow"
@@ -209,7 +209,7 @@ class Rules(Value):
 
     ``values`` are the patterns whose value differs from the version's, as (id, value) pairs
     in catalogue order, and ``exclude`` the excluded ids in that order: one rule set has one
-    spelling, whatever order a client wrote it in (see ``rules.resolve``). ``profile`` names
+    spelling, whatever order a client wrote it in (see ``rulesets.resolve``). ``profile`` names
     the operator's profile the rules started from, if any.
     """
 

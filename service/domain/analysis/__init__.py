@@ -1,0 +1,1 @@
+"""Hand analysis: how far a hand is from ready, its waits and discards, the expected score."""

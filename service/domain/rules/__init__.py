@@ -1,0 +1,1 @@
+"""The rules and their vocabulary: tiles, hands, winning forms, patterns, versions, schemes."""

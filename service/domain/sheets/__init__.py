@@ -1,0 +1,1 @@
+"""Score sheets: claimed hands scored from their patterns, and a session settled by player."""
