@@ -237,8 +237,9 @@ class Checked(Converter):
 class Field:
     """One key of a ``Record``: the key, the attribute it loads into, its converter, whether
     the key is required, how to explain a wrong value (``Explain``; None for a nested record,
-    which explains itself), and its place among the record's values (``index``; ``bit``, the
-    same as a bit of a mask)."""
+    which explains itself), its place among the record's values (``index``; ``bit``, the
+    same as a bit of a mask), and whether it may be null (``nullable``: a hand record's hidden
+    seat; ``load`` leaves a null to marshmallow, ``explain`` finds nothing wrong with it)."""
 
     def __init__(
         self,
@@ -248,6 +249,7 @@ class Field:
         required: bool,
         explain: Explain | None,
         index: int,
+        nullable: bool = False,
     ) -> None:
         self.key: Final = key
         self.name: Final = name
@@ -256,6 +258,7 @@ class Field:
         self.explain: Final = explain
         self.index: Final[i64] = index
         self.bit: Final[i64] = 1 << index
+        self.nullable: Final = nullable
 
 
 # A value left out, without a default: absent from the record's dict.
@@ -383,7 +386,7 @@ class Record(Converter):
             if key not in value:
                 found = _MISSING if field.required else None
             elif value[key] is None:
-                found = _NULL
+                found = None if field.nullable else _NULL
             elif isinstance(field.converter, Record):
                 found = field.converter.explain(value[key], room)
             else:
