@@ -327,16 +327,14 @@ def settle_response(
 def score_request(hand: Hand, win: Win) -> dict[str, Any]:
     """The ``/v1/score`` body (without ``rules``) of a won hand and its win: what a hand
     record amounts to, every flag given."""
-    body: dict[str, Any] = {
-        "by": win.by,
-        "seat": win.seat,
-        "last_tile": win.last_tile,
-        "kong_replacement": win.kong_replacement,
-        "robbing_kong": win.robbing_kong,
-        "first_turn": win.first_turn,
-    }
+    body: dict[str, Any] = {"by": win.by, "seat": win.seat}
     if win.discarder is not None:
         body["discarder"] = win.discarder
+    body["last_tile"] = win.last_tile
+    body["kong_replacement"] = win.kong_replacement
+    body["robbing_kong"] = win.robbing_kong
+    body["first_turn"] = win.first_turn
+    if win.discarder is not None:
         body["go_around"] = [
             {"seat": seat, "tile": t.repeated(tile)} for seat, tile in win.go_around
         ]
