@@ -13,6 +13,7 @@
     zj-score claim 2.1.2 3.1x2 1.2 --discard W --seat S   # claimed patterns, no tiles
     zj-score claim request.json          # a claim request as JSON
     zj-score settle sheet.json           # a session's score sheet, settled by player
+    zj-score replay record.json          # a hand as played, checked, its end scored
 
 (``python -m service`` is the same command.)
 
@@ -71,6 +72,9 @@ def _parser() -> argparse.ArgumentParser:
     settle = commands.add_parser("settle", help="a session's score sheet, settled by player")
     settle.add_argument("source", help="the sheet as JSON (POST /v1/settle's body), - for stdin")
     settle.add_argument("--json", action="store_true", help="print the response JSON instead")
+    replay = commands.add_parser("replay", help="a hand as played: checked, its end scored")
+    replay.add_argument("source", help="the record as JSON (POST /v1/replay's body), - for stdin")
+    replay.add_argument("--json", action="store_true", help="print the response JSON instead")
     for command, size in ((waits, 13), (discards, 14)):
         command.add_argument(
             "source",
@@ -457,6 +461,29 @@ def describe_sheet(response: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
+def describe_replay(response: dict[str, Any]) -> str:
+    """A readable replay: how the hand ended and, for a win, how it was won and its score."""
+    played = f"{response['events']} events, {response['wall_left']} draws left in the wall"
+    if response["end"] == "washout":
+        return f"End      washout: the wall is spent and its last discard passed ({played})"
+    if response["end"] == "open":
+        return f"End      open: the record stops before the hand's end ({played})"
+    win = response["request"]["win"]
+    tile = response["request"]["hand"]["winning_tile"]
+    how = (
+        f"by self-draw on {tile}"
+        if win["by"] == "self_draw"
+        else f"on {win['discarder']}'s {tile}" + (" (robbing a kong)" * win["robbing_kong"])
+    )
+    lines = [f"End      {win['seat']} wins {how} ({played})"]
+    flags = [name.replace("_", " ") for name in _WIN_FLAGS if win[name] and name != "robbing_kong"]
+    if flags:
+        lines.append(f"Flags    {', '.join(flags)}")
+    if "go_around" in win:
+        lines.append("Go-around " + ", ".join(f"{d['seat']} {d['tile']}" for d in win["go_around"]))
+    return "\n".join([*lines, describe(response["score"])])
+
+
 def main(argv: Sequence[str] | None = None, stdin: TextIO = sys.stdin,
          stdout: TextIO = sys.stdout) -> int:  # fmt: skip
     try:
@@ -478,7 +505,7 @@ def _main(argv: Sequence[str] | None, stdin: TextIO, stdout: TextIO) -> int:
     if args.command == "claim":
         friendly = args.source != ["-"] and not args.source[0].endswith(".json")
     else:
-        friendly = args.command != "settle" and _is_tiles(args.source)
+        friendly = args.command not in ("settle", "replay") and _is_tiles(args.source)
     try:
         profiles.install(getattr(args, "profiles", ""))
     except profiles.ProfileError as error:
@@ -501,12 +528,12 @@ def _main(argv: Sequence[str] | None, stdin: TextIO, stdout: TextIO) -> int:
     try:
         response = operation(payload)
     except Problem as problem:
-        if friendly and not args.json:
+        if (friendly or args.command == "replay") and not args.json:
             print(f"{problem.title}: {problem.detail}", file=stdout)
         else:
             print(json.dumps(problem.body(), ensure_ascii=False, indent=2), file=stdout)
         return 1
-    if (friendly or args.command == "settle") and not args.json:
+    if (friendly or args.command in ("settle", "replay")) and not args.json:
         print(describe_answer(response), file=stdout)
     else:
         print(json.dumps(response, ensure_ascii=False, indent=2), file=stdout)
@@ -519,4 +546,5 @@ _COMMANDS: dict[str, tuple[Callable[[Any], dict[str, Any]], Callable[[dict[str, 
     "discards": (engine.discards, describe_discards),
     "claim": (engine.claim, describe),
     "settle": (engine.settle, describe_sheet),
+    "replay": (engine.replay, describe_replay),
 }
