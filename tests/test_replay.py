@@ -9,6 +9,8 @@ from typing import Any
 
 import pytest
 from flask.testing import FlaskClient
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from service import engine
 from service.domain import replay as replays
@@ -496,3 +498,55 @@ def test_a_sheet_settles_a_record_as_replayed() -> None:
     with pytest.raises(Problem) as raised:
         engine.settle({"hands": [FAULTS["a fifth copy"][0]]})
     assert raised.value.errors[0] == {"path": "hands[0].record.events[1]", "message": "a fifth 5z"}
+
+
+@st.composite
+def altered(draw: st.DrawFn) -> dict[str, Any]:
+    """A record of ``ENDINGS`` with one to three of its events dropped, doubled, swapped with
+    the next, given to another seat, or given another tile or action: mostly broken records,
+    some still legal (a seat's draw swapped for another tile)."""
+    body = copy.deepcopy(draw(st.sampled_from([body for body, *_ in ENDINGS.values()])))
+    played = body["record"]["events"]
+    for _ in range(draw(st.integers(1, 3))):
+        if not played:
+            break
+        at = draw(st.integers(0, len(played) - 1))
+        change = draw(st.sampled_from(["drop", "double", "swap", "seat", "tile", "action"]))
+        event = played[at]
+        if change == "drop":
+            del played[at]
+        elif change == "double":
+            played.insert(at, copy.deepcopy(event))
+        elif change == "swap" and at + 1 < len(played):
+            played[at], played[at + 1] = played[at + 1], played[at]
+        elif change == "seat":
+            event["seat"] = draw(st.sampled_from("ESWN"))
+        else:
+            action = next(key for key in event if key not in ("seat", "tiles"))
+            value = event.pop(action)
+            if change == "action":
+                action = draw(st.sampled_from(list(ACTIONS.values())))
+            if action in ("flower", "season"):
+                value = draw(st.integers(1, 4))
+            elif change == "tile" or not isinstance(value, str):
+                # As many copies of one tile as the value had tiles (a meld's three or four).
+                copies = len(value) - 1 if isinstance(value, str) and len(value) > 2 else 1
+                value = t.repeated(draw(st.integers(0, t.KINDS - 1)), copies)
+            event[action] = value
+    return body
+
+
+@given(altered())
+@settings(max_examples=400, deadline=None, derandomize=True, database=None)
+def test_an_altered_record_is_replayed_or_refused_at_a_record_path(body: dict[str, Any]) -> None:
+    try:
+        answer = engine.replay(body)
+    except Problem as problem:
+        # invalid_request: an action given tiles its schema refuses (a draw of three tiles).
+        assert problem.code in ("invalid_record", "invalid_request", "not_a_winning_hand")
+        assert problem.errors[0]["path"].startswith("record.")
+        return
+    if answer["end"] == "win":
+        scored_alike(answer)
+    else:
+        assert "score" not in answer and "request" not in answer
