@@ -82,7 +82,7 @@ CODES = {
     413: {"payload_too_large"},
     415: {"unsupported_media_type"},
     422: {"invalid_request", "invalid_hand", "invalid_context", "not_a_winning_hand",
-          "below_minimum", "invalid_claim"},
+          "below_minimum", "invalid_claim", "invalid_record"},
 }  # fmt: skip
 SCORE_CODES = CODES[422]
 POST_PATHS = tuple(OPERATIONS)
