@@ -297,6 +297,9 @@ class Record(Converter):
         self.make = make
         self.positional = positional
         self.maker = maker
+        # The fields that may be null (a hand record's hidden seat), as bits: a null is left
+        # unfound by the look-ups, which take it for a key left out.
+        self.nullable: i64 = sum([field.bit for field in fields.values() if field.nullable])
         self.spare: list[object] | None = None
         self.stale: i64 = 0  # the optional fields whose values the spare list still holds
 
@@ -330,7 +333,11 @@ class Record(Converter):
                 given |= field.bit
                 left -= 1
         if left:
-            raise Doubt
+            nulls = self._nulls(given_object, out)
+            given |= nulls
+            left -= _bits(nulls)
+            if left:
+                raise Doubt
         if given & self.required != self.required:
             raise Doubt
         # What the last load gave and this one does not goes back to its default: a client
@@ -350,6 +357,16 @@ class Record(Converter):
         self.stale = given & self.optional
         self.spare = out
         return made
+
+    def _nulls(self, given: dict[object, object], values: list[object]) -> i64:
+        """The nullable fields given as null, as bits, their values set to None."""
+        found: i64 = 0
+        if self.nullable:
+            for field in self.order:
+                if field.nullable and field.key in given and given[field.key] is None:
+                    values[field.index] = None
+                    found |= field.bit
+        return found
 
     def _reset(self, values: list[object], stale: i64) -> None:
         """The places of the fields ``stale`` back to their defaults (a slice assigned costs
@@ -404,6 +421,15 @@ class Record(Converter):
                 errors[key] = _UNKNOWN
                 room -= 1
         return errors
+
+
+def _bits(mask: i64) -> i64:
+    """How many bits ``mask`` has set."""
+    count: i64 = 0
+    while mask:
+        mask &= mask - 1
+        count += 1
+    return count
 
 
 def _called(make: Callable[..., object], v: list[object]) -> object:
