@@ -192,6 +192,14 @@ ENDINGS = {
         win("self_draw", "S"),
         76,
     ),
+    # East was dealt season 1 and a tile for it (bonus tiles are not in the deal): it lays the
+    # season out in its first turn, with no draw, and wins on its 14 tiles: still Heaven.
+    "bonus_tile_dealt": (
+        record("E:s1 E:w4s", {**DEAL, "E": "123m456m789p11234s"}, rules={"bonus_tiles": True}),
+        hand("123456m789p11234s", "4s", seasons=[1]),
+        win("self_draw", "E", first_turn=True),
+        77,
+    ),
 }
 
 
@@ -389,6 +397,12 @@ FAULTS = {
         record("E:d2s S:f1 S:f1", rules={"bonus_tiles": True}),
         "record.events[2]",
         "a second flower 1: there is one of each",
+    ),
+    "a bonus tile laid out late": (
+        record("E:d2s S:D6s S:d6s W:D4z W:d4z N:D8m N:d8m E:D3z E:f2", rules={"bonus_tiles": True}),
+        "record.events[8]",
+        "E lays out a flower it did not just draw: a bonus tile is laid out in place of the"
+        " draw that drew it, or, dealt, before its seat's first discard",
     ),
     "a deal of the wrong size": (
         record("", {**DEAL, "S": "234p567p789s33z5z"}),

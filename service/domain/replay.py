@@ -450,7 +450,9 @@ class Table:
 
     def _bonus(self, path: str, seat: int, kind: str, number: int) -> None:
         """A bonus tile drawn, in place of the draw it was (from the wall, or a replacement),
-        and laid out: a replacement draw follows."""
+        and laid out: a replacement draw follows. Or one dealt, laid out by the seat in turn
+        before its first discard: its replacement is among the tiles dealt."""
+        name = t.SEATS[seat]
         if not self.bonus_tiles:
             raise InvalidRecord.at(
                 path, f"a {kind} is laid out only with the bonus-tile mod (rules.bonus_tiles)"
@@ -458,12 +460,25 @@ class Table:
         code = number if kind == FLOWER else number + 4
         if code in self.laid:
             raise InvalidRecord.at(path, f"a second {kind} {number}: there is one of each")
-        self._drawing(path, seat, kind)
-        self._replacement_left(path, t.SEATS[seat])
+        dealt = self.phase == _TURN and seat == self.turn
+        if dealt:
+            self._declaring(path, seat, kind)
+            if self.melds[seat] or any(other == seat for other, _, _ in self.discards):
+                raise InvalidRecord.at(
+                    path,
+                    f"{name} lays out a {kind} it did not just draw: a bonus tile is laid out"
+                    " in place of the draw that drew it, or, dealt, before its seat's first"
+                    " discard",
+                )
+            self._replacement_left(path, name)
+            self.replacements += 1
+        else:
+            self._drawing(path, seat, kind)
+            self._replacement_left(path, name)
+            self.phase = _REPLACE
+            self.drew = _AFTER_BONUS
         self.laid.add(code)
         (self.flowers if kind == FLOWER else self.seasons)[seat].append(number)
-        self.phase = _REPLACE
-        self.drew = _AFTER_BONUS
 
     def _win(
         self, path: str, index: int, seat: int, tile: int, revealed: tuple[int, ...] | None
