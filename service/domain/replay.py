@@ -48,7 +48,6 @@ _TURN: Final = 0  # the seat in turn holds its draw: it discards, declares a kon
 _DISCARDED: Final = 1  # a discard lies: the next seat draws, or a seat claims it
 _REPLACE: Final = 2  # the seat in turn draws a replacement (after a kong or a bonus tile)
 _ADDING: Final = 3  # the seat in turn adds to its pung: robbed, or its replacement draw
-_OVER: Final = 4  # a seat has won
 
 # What the seat in turn last drew: nothing this turn (a claim, East's deal), from the wall,
 # or a replacement after its kong or after a bonus tile.
@@ -213,8 +212,7 @@ class Table:
         self.claimed = False  # the seat in turn claimed a pung or chow: it discards at once
         self.adding = -1  # the tile of the kong being added (``_ADDING``)
         self.won: Won | None = None
-        self.won_at = -1
-        self._events_played = 0
+        self.played = 0  # events played
         self.last_tile_at = ""  # the path of the event that drew the wall's last tile
         for seat in range(4):
             dealt = record.deal[seat]
@@ -259,11 +257,10 @@ class Table:
 
     def ended(self) -> Replayed:
         """How the record ends as far as it has been played."""
-        events = self._events_played
-        if self.phase == _OVER:
-            return Replayed(WON, events, self.wall_left, self.won)
+        if self.won is not None:
+            return Replayed(WON, self.played, self.wall_left, self.won)
         end = WASHOUT if self.phase == _DISCARDED and self.wall_left == 0 else OPEN
-        return Replayed(end, events, self.wall_left, None)
+        return Replayed(end, self.played, self.wall_left, None)
 
     # Playing an event
 
@@ -279,12 +276,11 @@ class Table:
         action = event.given[0]
         if event.revealed is not None and action != WIN:
             raise InvalidRecord.at(path, "tiles are revealed with a win only")
-        if self.phase == _OVER:
-            winner = self.won.win.seat if self.won is not None else "?"
+        if self.won is not None:
             raise InvalidRecord.at(
                 path,
-                f"an event after the end: the hand ended with {winner}'s win at"
-                f" record.events[{self.won_at}]",
+                f"an event after the end: the hand ended with {self.won.win.seat}'s win at"
+                f" record.events[{self.won.event}]",
             )
         if action == DRAW:
             self._draw(path, seat, event.tiles)
@@ -300,7 +296,7 @@ class Table:
             self._bonus(path, seat, action, event.number)
         else:
             self._win(path, index, seat, _tile(event), event.revealed)
-        self._events_played = index + 1
+        self.played = index + 1
 
     def _draw(self, path: str, seat: int, drawn: tuple[int, ...] | None) -> None:
         name = t.SEATS[seat]
@@ -554,8 +550,6 @@ class Table:
             tuple(self.seasons[seat]),
         )
         self.won = Won(index, hand, win)
-        self.won_at = index
-        self.phase = _OVER
 
     def _revealed(
         self, path: str, seat: int, revealed: tuple[int, ...] | None, tile: int, claimed: bool
