@@ -15,6 +15,7 @@ from .render import rules as render_rules
 from .request import (
     MAX_BATCH,
     MAX_BODY,
+    MAX_EVENTS,
     MAX_MELDS,
     MAX_NAME,
     MAX_SEEN_LIST,
@@ -120,6 +121,7 @@ def rules(
             "house_rule_value": MAX_VALUE,
             "sheet_hands": MAX_SHEET_HANDS,
             "player_name_characters": MAX_NAME,
+            "record_events": MAX_EVENTS,
             "expect_states": setting(EXPECT_STATES),
             "client_rate": None
             if client_rate is None

@@ -14,6 +14,7 @@
     zj-score claim --discard W           # no pattern claimed: a chicken hand
     zj-score claim request.json          # a claim request as JSON (- for stdin)
     zj-score settle sheet.json           # a session's score sheet, settled by player
+    zj-score replay record.json          # a hand as played, checked, its end scored
 
 (``python -m service`` is the same command.)
 
@@ -81,6 +82,10 @@ def _parser() -> argparse.ArgumentParser:
     settle.add_argument("source", help="the sheet as JSON (POST /v1/settle's body), - for stdin")
     settle.add_argument("--json", action="store_true", help="print the response JSON instead")
     _profiles_option(settle)
+    replay = commands.add_parser("replay", help="a hand as played: checked, its end scored")
+    replay.add_argument("source", help="the record as JSON (POST /v1/replay's body), - for stdin")
+    replay.add_argument("--json", action="store_true", help="print the response JSON instead")
+    _profiles_option(replay)
     for command, size in ((waits, 13), (discards, 14)):
         command.add_argument(
             "source",
@@ -526,6 +531,29 @@ def describe_sheet(response: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
+def describe_replay(response: dict[str, Any]) -> str:
+    """A readable replay: how the hand ended and, for a win, how it was won and its score."""
+    played = f"{response['events']} events, {response['wall_left']} draws left in the wall"
+    if response["end"] == "washout":
+        return f"End      washout: the wall is spent and its last discard passed ({played})"
+    if response["end"] == "open":
+        return f"End      open: the record stops before the hand's end ({played})"
+    win = response["request"]["win"]
+    tile = response["request"]["hand"]["winning_tile"]
+    how = (
+        f"by self-draw on {tile}"
+        if win["by"] == "self_draw"
+        else f"on {win['discarder']}'s {tile}" + (" (robbing a kong)" * win["robbing_kong"])
+    )
+    lines = [f"End      {win['seat']} wins {how} ({played})"]
+    flags = [name.replace("_", " ") for name in _WIN_FLAGS if win[name] and name != "robbing_kong"]
+    if flags:
+        lines.append(f"Flags    {', '.join(flags)}")
+    if "go_around" in win:
+        lines.append("Go-around " + ", ".join(f"{d['seat']} {d['tile']}" for d in win["go_around"]))
+    return "\n".join([*lines, describe(response["score"])])
+
+
 def main(argv: Sequence[str] | None = None, stdin: TextIO = sys.stdin,
          stdout: TextIO = sys.stdout) -> int:  # fmt: skip
     try:
@@ -568,7 +596,7 @@ def _main(argv: Sequence[str] | None, stdin: TextIO, stdout: TextIO) -> int:
     if args.command == "claim":
         source = _claim_file(args.source)
     else:
-        tiles = args.command != "settle" and _is_tiles(args.source)
+        tiles = args.command not in ("settle", "replay") and _is_tiles(args.source)
         source = None if tiles else args.source
     friendly = source is None
     try:
@@ -585,12 +613,12 @@ def _main(argv: Sequence[str] | None, stdin: TextIO, stdout: TextIO) -> int:
         return 2
     except Problem as problem:
         _said_here(problem, payload, args.profiles)
-        if friendly and not args.json:
+        if (friendly or args.command == "replay") and not args.json:
             print(f"{problem.title}: {problem.detail}", file=stdout)
         else:
             print(json.dumps(problem.body(), ensure_ascii=False, indent=2), file=stdout)
         return 1
-    if (friendly or args.command == "settle") and not args.json:
+    if (friendly or args.command in ("settle", "replay")) and not args.json:
         print(describe_answer(response), file=stdout)
     else:
         print(json.dumps(response, ensure_ascii=False, indent=2), file=stdout)
@@ -603,4 +631,5 @@ _COMMANDS: dict[str, tuple[Callable[[Any], dict[str, Any]], Callable[[dict[str, 
     "discards": (engine.discards, describe_discards),
     "claim": (engine.claim, describe),
     "settle": (engine.settle, describe_sheet),
+    "replay": (engine.replay, describe_replay),
 }

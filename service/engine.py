@@ -14,6 +14,7 @@ from . import render
 from .domain.analysis import analysis
 from .domain.analysis.expectation import Model
 from .domain.errors import ScoringError
+from .domain.records import replay as replays
 from .domain.scoring import payments as pay
 from .domain.scoring import scoring
 from .domain.sheets import claims, sheets
@@ -23,6 +24,7 @@ from .request import (
     MAX_BATCH,
     BatchRequestSchema,
     ClaimRequestSchema,
+    ReplayRequestSchema,
     ScoreRequest,
     ScoreRequestSchema,
     SettleRequestSchema,
@@ -38,8 +40,11 @@ _WAITS: Final = loader(WaitsRequestSchema())
 _BATCH: Final = loader(BatchRequestSchema())
 _CLAIM: Final = loader(ClaimRequestSchema())
 _SETTLE: Final = loader(SettleRequestSchema())
+_REPLAY: Final = loader(ReplayRequestSchema())
 
-__all__ = ["MAX_BATCH", "Problem", "batch", "claim", "discards", "score", "settle", "waits"]
+__all__ = [
+    "MAX_BATCH", "Problem", "batch", "claim", "discards", "replay", "score", "settle", "waits"
+]  # fmt: skip
 
 
 def score(payload: Any) -> dict[str, Any]:
@@ -101,6 +106,23 @@ def claim(payload: Any) -> dict[str, Any]:
     except ScoringError as error:
         raise Problem.of(error) from None
     return render.claim_response(claimed, pay.payments(claimed.score, request["win"], rules))
+
+
+def replay(payload: Any) -> dict[str, Any]:
+    """POST /v1/replay: a hand record checked event by event; how it ended and, for a win,
+    its score (as ``score`` answers the request it amounts to, payments included) and that
+    request."""
+    request = _REPLAY.load(payload)
+    rules = request["rules"]
+    try:
+        replayed = replays.replay(request["record"], rules.bonus_tiles)
+        won = replayed.won
+        if won is None:
+            return render.replay_response(rules, replayed, None, None)
+        best = replays.scored(won, rules)
+    except ScoringError as error:
+        raise Problem.of(error) from None
+    return render.replay_response(rules, replayed, best, pay.payments(best.score, won.win, rules))
 
 
 def settle(payload: Any, pause: Callable[[], None] | None = None) -> dict[str, Any]:

@@ -65,6 +65,10 @@ def _each_scored(answer: dict[str, Any]) -> int:
     return sum(1 for result in answer["results"] if result["status"] == 200)
 
 
+def _won(answer: dict[str, Any]) -> int:
+    return 1 if "score" in answer else 0
+
+
 def _each_won(answer: dict[str, Any]) -> int:
     return sum(1 for hand in answer["hands"] if "winner" in hand)
 
@@ -78,5 +82,7 @@ OPERATIONS: Final = {
         Operation("/v1/claim", "claim", _one),
         Operation("/v1/score/batch", "batch", _each_scored, background=True),
         Operation("/v1/settle", "settle", _each_won, background=True),
+        # Replaying is short work; a review of the decisions (not offered yet) will be long.
+        Operation("/v1/replay", "replay", _won, long_with="review"),
     )
 }

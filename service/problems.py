@@ -25,6 +25,7 @@ KINDS: Final = {
     "invalid_context": (422, "Inconsistent win context"),
     "not_a_winning_hand": (422, "Not a winning hand"),
     "invalid_claim": (422, "No hand holds these patterns"),
+    "invalid_record": (422, "The record breaks a rule of play"),
     "below_minimum": (422, "Hand below the minimum"),
     "not_found": (404, "Not found"),
     "method_not_allowed": (405, "Method not allowed"),

@@ -14,9 +14,10 @@ from .domain.analysis.analysis import Analysis, Discard, Expectation
 from .domain.analysis.expectation import Figures
 from .domain.analysis.waits import Wait
 from .domain.memo import IntMemo
+from .domain.records.replay import Replayed
 from .domain.rules import tiles as t
 from .domain.rules.decompose import Arrangement
-from .domain.rules.hand import SET_KINDS, Meld, Rules, set_text, set_tiles, tile_keys
+from .domain.rules.hand import SET_KINDS, Hand, Meld, Rules, Win, set_text, set_tiles, tile_keys
 from .domain.rules.patterns import CATALOGUE, Counted
 from .domain.rules.rulesets import RESOLVED, RESOLVED_SLOTS
 from .domain.scoring.scoring import CHICKEN, Score
@@ -321,3 +322,50 @@ def settle_response(
         ],
         "totals": totals,
     }  # fmt: skip
+
+
+def score_request(hand: Hand, win: Win) -> dict[str, Any]:
+    """The ``/v1/score`` body (without ``rules``) of a won hand and its win: what a hand
+    record amounts to, every flag given."""
+    body: dict[str, Any] = {"by": win.by, "seat": win.seat}
+    if win.discarder is not None:
+        body["discarder"] = win.discarder
+    body["last_tile"] = win.last_tile
+    body["kong_replacement"] = win.kong_replacement
+    body["robbing_kong"] = win.robbing_kong
+    body["first_turn"] = win.first_turn
+    if win.discarder is not None:
+        body["go_around"] = [
+            {"seat": seat, "tile": t.repeated(tile)} for seat, tile in win.go_around
+        ]
+    return {
+        "hand": {
+            "tiles": t.compact(hand.tiles),
+            "melds": [
+                {"kind": meld.kind, "tiles": meld.text, "concealed": meld.concealed}
+                for meld in hand.melds
+                if isinstance(meld, Meld)
+            ],
+            "winning_tile": t.repeated(hand.winning_tile),
+            "flowers": list(hand.flowers),
+            "seasons": list(hand.seasons),
+        },
+        "win": body,
+    }
+
+
+def replay_response(
+    applied: Rules, replayed: Replayed, score: Score | None, payments: dict[str, int] | None
+) -> dict[str, Any]:
+    """A record replayed: how it ended and, for a win, its score and the request it is."""
+    body: dict[str, Any] = {
+        "rules": rules(applied),
+        "events": replayed.events,
+        "wall_left": replayed.wall_left,
+        "end": replayed.end,
+    }
+    won = replayed.won
+    if won is not None and score is not None and payments is not None:
+        body["score"] = score_response(score, payments)
+        body["request"] = score_request(won.hand, won.win)
+    return body

@@ -581,3 +581,40 @@ def test_the_help_gives_examples() -> None:
     assert ("score", "--kong", "7777z") in examples
     assert ("claim", "--go-around", "N:5m,W:5m") in examples
     assert len(examples) >= 20  # a tile notation, 6 options each of 3 commands, a go-around
+
+
+def test_replay_a_record(tmp_path: Path) -> None:
+    # S's own view of a hand: S wins on E's 3z, the go-around back to S's own 6s.
+    body = {
+        "record": {
+            "deal": {"E": None, "S": "234p567p789s33z55z", "W": None, "N": None},
+            "events": [
+                {"seat": "E", "discard": "2s"}, {"seat": "S", "draw": "6s"},
+                {"seat": "S", "discard": "6s"}, {"seat": "W", "draw": None},
+                {"seat": "W", "discard": "4z"}, {"seat": "N", "draw": None},
+                {"seat": "N", "discard": "8m"}, {"seat": "E", "draw": None},
+                {"seat": "E", "discard": "3z"}, {"seat": "S", "win": "3z"},
+            ],
+        }
+    }  # fmt: skip
+    record = tmp_path / "record.json"
+    record.write_text(json.dumps(body))
+    code, out = run("replay", str(record))
+    assert code == 0
+    assert out.splitlines()[:3] == [
+        "End      S wins on E's 3z (10 events, 65 draws left in the wall)",
+        "Go-around S 6s, W 4z, N 8m, E 3z",
+        "Hand     234p 567p 789s 333z 55z  (standard, concealed, won on 3z)",
+    ]
+    assert out.splitlines()[-1] == "Payments E -5  S +15  W -5  N -5"
+    code, out = run("replay", "--json", "-", stdin=json.dumps(body))
+    assert (code, json.loads(out)) == (0, engine.replay(body))
+    # A record broken: the problem in words, and exit 1.
+    body["record"]["events"][1] = {"seat": "W", "chow": "123s"}
+    record.write_text(json.dumps(body))
+    code, out = run("replay", str(record))
+    assert (code, out) == (
+        1,
+        "The record breaks a rule of play: record.events[1]: W cannot chow the 2s discarded"
+        " by E: only S, the next seat, may chow\n",
+    )

@@ -67,6 +67,7 @@ from .support import handgen, hands
 from .support.contract import SPEC_PATH
 from .support.hands import EXAMPLE
 from .support.strategies import score_requests as drawn_score_requests
+from .test_replay import ENDINGS
 
 SPEC = yaml.safe_load(SPEC_PATH.read_text(encoding="utf-8"))
 SCHEMAS = SPEC["components"]["schemas"]
@@ -81,7 +82,7 @@ CODES = {
     413: {"payload_too_large"},
     415: {"unsupported_media_type"},
     422: {"invalid_request", "invalid_hand", "invalid_context", "not_a_winning_hand",
-          "below_minimum", "invalid_claim"},
+          "below_minimum", "invalid_claim", "invalid_record"},
 }  # fmt: skip
 SCORE_CODES = CODES[422]
 POST_PATHS = tuple(OPERATIONS)
@@ -129,6 +130,8 @@ FIXED_SCORE_REQUESTS = [
 # Legal winning requests drawn once: a cheap base for the HTTP fuzzing, where drawing each
 # hand through hypothesis would cost more than sending it.
 POOL = FIXED_SCORE_REQUESTS + handgen.generate(300, seed=7)
+# Hand records, one for each way a hand ends.
+RECORDS = [body for body, *_ in ENDINGS.values()]
 
 HEALTH = [HealthCheck.too_slow, HealthCheck.data_too_large, HealthCheck.large_base_example]
 
@@ -806,9 +809,9 @@ def spliced(draw: st.DrawFn, text: bytes) -> bytes:
 
 @st.composite
 def http_requests(draw: st.DrawFn) -> list[tuple[str, str, bytes]]:
-    """Seven requests around one legal hand: a mutated score, waits, discards (either maybe with
-    ``expect``), claim and sheet body, a batch of score, waits and the hand, and one of them
-    spliced, cut short or replaced by bytes."""
+    """Eight requests around one legal hand: a mutated score, waits, discards (either maybe with
+    ``expect``), claim and sheet body, a batch of score, waits and the hand, a hand record
+    (of its own: test_replay.py's), and one of them spliced, cut short or replaced by bytes."""
     request = copy.deepcopy(draw(st.sampled_from(POOL)))
     score = draw(st.one_of(st.just(request), mutated(request)))
     waits, discards = (
@@ -819,11 +822,14 @@ def http_requests(draw: st.DrawFn) -> list[tuple[str, str, bytes]]:
     discards = draw(st.one_of(st.just(discards), mutated(discards)))
     claim = draw(st.one_of(st.just(to_claim(request)), mutated(to_claim(request))))
     sheet = draw(st.one_of(st.just(to_sheet(request)), mutated(to_sheet(request))))
+    record = copy.deepcopy(draw(st.sampled_from(RECORDS)))
+    replay = draw(st.one_of(st.just(record), mutated(record)))
     batch = {"items": [score, waits, request]}
     if draw(st.booleans()):
         batch = draw(mutated(batch))
     documents = {"/v1/score": score, "/v1/waits": waits, "/v1/discards": discards,
-                 "/v1/claim": claim, "/v1/settle": sheet, "/v1/score/batch": batch}  # fmt: skip
+                 "/v1/claim": claim, "/v1/settle": sheet, "/v1/score/batch": batch,
+                 "/v1/replay": replay}  # fmt: skip
     assert set(documents) == set(OPERATIONS), "a new operation wants its bodies here"
     path, document = draw(st.sampled_from(sorted(documents.items())))
     broken = draw(st.one_of(spliced(dumps(document)), st.binary(max_size=64)))

@@ -22,7 +22,7 @@ from referencing.jsonschema import DRAFT202012
 
 import service
 from service import catalogue
-from service.domain.errors import InvalidContext, InvalidHand, NotAWinningHand
+from service.domain.errors import InvalidContext, InvalidHand, InvalidRecord, NotAWinningHand
 from service.domain.scoring.scoring import BelowMinimum
 from service.problems import KINDS
 
@@ -174,6 +174,7 @@ def test_documents_every_endpoint() -> None:
         "POST /v1/discards",
         "POST /v1/claim",
         "POST /v1/settle",
+        "POST /v1/replay",
         "GET /v1/patterns",
         "GET /v1/rules",
         "GET /livez",
@@ -224,7 +225,10 @@ def closed_objects(schema: Any, seen: set[int]) -> Iterator[dict[str, Any]]:
             yield from closed_objects(child, seen)
 
 
-REQUESTS = ["ScoreRequest", "WaitsRequest", "BatchRequest", "ClaimRequest", "SettleRequest"]
+REQUESTS = [
+    "ScoreRequest", "WaitsRequest", "BatchRequest", "ClaimRequest", "SettleRequest",
+    "ReplayRequest",
+]  # fmt: skip
 
 
 @pytest.mark.parametrize("request_schema", REQUESTS)
@@ -304,7 +308,7 @@ def test_the_problem_codes_are_the_services() -> None:
     codes = SPEC["components"]["schemas"]["ProblemCode"]["enum"]
     assert sorted(codes) == sorted(KINDS)
     # Every error the domain raises is answered with a problem of its own code.
-    domain = (InvalidHand, InvalidContext, NotAWinningHand, BelowMinimum)
+    domain = (InvalidHand, InvalidContext, NotAWinningHand, BelowMinimum, InvalidRecord)
     assert all(error.code in KINDS for error in domain)
 
 

@@ -37,6 +37,18 @@ class ScoringError(Exception):
         self.args = (self.detail,)
         return self
 
+    def moved(self, path: str, whose: str) -> Self:
+        """This error moved to ``path``, the one field that stands for what it was raised on
+        (a hand record's win event, for the score request it amounts to): each message says
+        ``whose`` and which field of that request. Changed in place, as ``within``."""
+        self.errors = [
+            {"path": path, "message": f"{whose}: {error['message']} ({error['path']})"}
+            for error in self.errors
+        ]
+        self.detail = "; ".join(f"{e['path']}: {e['message']}" for e in self.errors[:5])
+        self.args = (self.detail,)
+        return self
+
 
 class InvalidHand(ScoringError):
     """Tiles and melds that cannot be a hand: a bad meld, a wrong count, a fifth copy."""
@@ -61,3 +73,9 @@ class NotAWinningHand(ScoringError):
     """Tiles that form no winning hand under the rules in force."""
 
     code = "not_a_winning_hand"
+
+
+class InvalidRecord(ScoringError):
+    """A hand record that breaks a rule of play (RULES.md §9), at the first event at fault."""
+
+    code = "invalid_record"

@@ -237,8 +237,9 @@ class Checked(Converter):
 class Field:
     """One key of a ``Record``: the key, the attribute it loads into, its converter, whether
     the key is required, how to explain a wrong value (``Explain``; None for a nested record,
-    which explains itself), and its place among the record's values (``index``; ``bit``, the
-    same as a bit of a mask)."""
+    which explains itself), its place among the record's values (``index``; ``bit``, the
+    same as a bit of a mask), and whether it may be null (``nullable``: a hand record's hidden
+    seat; ``load`` leaves a null to marshmallow, ``explain`` finds nothing wrong with it)."""
 
     def __init__(
         self,
@@ -248,6 +249,7 @@ class Field:
         required: bool,
         explain: Explain | None,
         index: int,
+        nullable: bool = False,
     ) -> None:
         self.key: Final = key
         self.name: Final = name
@@ -256,6 +258,7 @@ class Field:
         self.explain: Final = explain
         self.index: Final[i64] = index
         self.bit: Final[i64] = 1 << index
+        self.nullable: Final = nullable
 
 
 # A value left out, without a default: absent from the record's dict.
@@ -294,6 +297,9 @@ class Record(Converter):
         self.make = make
         self.positional = positional
         self.maker = maker
+        # The fields that may be null (a hand record's hidden seat), as bits: a null is left
+        # unfound by the look-ups, which take it for a key left out.
+        self.nullable: i64 = sum([field.bit for field in fields.values() if field.nullable])
         self.spare: list[object] | None = None
         self.stale: i64 = 0  # the optional fields whose values the spare list still holds
 
@@ -327,7 +333,11 @@ class Record(Converter):
                 given |= field.bit
                 left -= 1
         if left:
-            raise Doubt
+            nulls = self._nulls(given_object, out)
+            given |= nulls
+            left -= _bits(nulls)
+            if left:
+                raise Doubt
         if given & self.required != self.required:
             raise Doubt
         # What the last load gave and this one does not goes back to its default: a client
@@ -347,6 +357,16 @@ class Record(Converter):
         self.stale = given & self.optional
         self.spare = out
         return made
+
+    def _nulls(self, given: dict[object, object], values: list[object]) -> i64:
+        """The nullable fields given as null, as bits, their values set to None."""
+        found: i64 = 0
+        if self.nullable:
+            for field in self.order:
+                if field.nullable and field.key in given and given[field.key] is None:
+                    values[field.index] = None
+                    found |= field.bit
+        return found
 
     def _reset(self, values: list[object], stale: i64) -> None:
         """The places of the fields ``stale`` back to their defaults (a slice assigned costs
@@ -383,7 +403,7 @@ class Record(Converter):
             if key not in value:
                 found = _MISSING if field.required else None
             elif value[key] is None:
-                found = _NULL
+                found = None if field.nullable else _NULL
             elif isinstance(field.converter, Record):
                 found = field.converter.explain(value[key], room)
             else:
@@ -401,6 +421,15 @@ class Record(Converter):
                 errors[key] = _UNKNOWN
                 room -= 1
         return errors
+
+
+def _bits(mask: i64) -> i64:
+    """How many bits ``mask`` has set."""
+    count: i64 = 0
+    while mask:
+        mask &= mask - 1
+        count += 1
+    return count
 
 
 def _called(make: Callable[..., object], v: list[object]) -> object:

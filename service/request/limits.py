@@ -11,6 +11,9 @@ MAX_MELDS: Final = 4  # declared melds in a hand
 MAX_GO_AROUND: Final = 4  # discards in a go-around (win.go_around)
 MAX_CLAIMED: Final = 48  # patterns in a claim (there are 48)
 MAX_PATTERN_ID: Final = 16  # characters of a claimed pattern id
+MAX_EVENTS: Final = 400  # events in a hand record (POST /v1/replay)
+# A hand record's ordinary draws (record.wall): 144 tiles with the bonus tiles, less the 53 dealt.
+MAX_WALL: Final = 91
 MAX_SHEET_HANDS: Final = 200  # hands in a score sheet (POST /v1/settle)
 MAX_NAME: Final = 40  # characters of a player's name
 MAX_COUNT: Final = 99  # a claimed pattern's count (a hand holds far fewer: claims.MOST)

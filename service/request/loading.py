@@ -105,7 +105,13 @@ def _record(schema: Schema) -> fast.Record:
     return fast.Record(
         {
             (key := field.data_key or name): fast.Field(
-                key, name, _converter(field), field.required, _explainer(field), order.index(name)
+                key,
+                name,
+                _converter(field),
+                field.required,
+                _explainer(field),
+                order.index(name),
+                field.allow_none,
             )
             for name, field in loaded.items()
         },

@@ -8,6 +8,7 @@ from typing import Any, Final
 
 from ..domain.analysis.expectation import Model
 from ..domain.memo import Memo
+from ..domain.records.replay import ACTIONS, Event, Record
 from ..domain.rules import tiles as t
 from ..domain.rules.hand import Hand, Meld, MeldSpec, Rules, Value, Win, declared_meld
 from ..domain.rules.rulesets import DEFAULT, resolve_fields
@@ -219,13 +220,38 @@ def make_sheet_hand(
     score: dict[str, Any] | None = None,
     claim: dict[str, Any] | None = None,
     draw: bool = False,
+    record: Record | None = None,
 ) -> SheetHand:
     return SheetHand(
         seats,
         None if score is None else (score["hand"], score["win"]),
         None if claim is None else (tuple(claim["patterns"]), claim["win"]),
         draw,
+        record,
     )
+
+
+def make_event(**given: Any) -> Event:
+    """A record's event as given: its seat and the actions it names (``replay`` checks that
+    there is exactly one), a hidden winner's ``tiles``. Keywords: a hidden seat's draw is
+    given as null, which must not read as a draw left out."""
+    actions = tuple([action for action in ACTIONS if action in given])
+    value = given[actions[0]] if len(actions) == 1 else None
+    return Event(
+        given["seat"],
+        actions,
+        value if isinstance(value, tuple) else None,
+        value if isinstance(value, int) else 0,
+        given.get("tiles"),
+    )
+
+
+def make_record(
+    deal: dict[str, tuple[int, ...] | None],
+    events: tuple[Event, ...] | list[Event] = (),
+    wall: int | None = None,
+) -> Record:
+    return Record(tuple([deal[seat] for seat in t.SEATS]), tuple(events), wall)
 
 
 def make_discard(seat: str, tile: tuple[int, ...]) -> tuple[str, int]:

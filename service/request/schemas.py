@@ -25,6 +25,7 @@ from .limits import (
     MAX_CLAIMED,
     MAX_COUNT,
     MAX_DRAWS_LEFT,
+    MAX_EVENTS,
     MAX_GO_AROUND,
     MAX_MELDS,
     MAX_NAME,
@@ -33,6 +34,7 @@ from .limits import (
     MAX_SEEN_STRING,
     MAX_SHEET_HANDS,
     MAX_VALUE,
+    MAX_WALL,
 )
 from .models import read_held, read_tiles
 
@@ -374,14 +376,61 @@ class SeatsSchema(Schema):
     N = fields.String(required=True, validate=PLAYER)
 
 
+class DealSchema(Schema):
+    """A hand record's deal: each seat's tiles, or null for a seat whose tiles are hidden."""
+
+    E = Tiles(required=True, allow_none=True)
+    S = Tiles(required=True, allow_none=True)
+    W = Tiles(required=True, allow_none=True)
+    N = Tiles(required=True, allow_none=True)
+
+
+class EventSchema(_Model):
+    """One event of a hand record: a seat and its action (exactly one: the replay checks it,
+    at the event's path); ``tiles``, a hidden winner's, with its win."""
+
+    model = staticmethod(models.make_event)
+    seat = fields.String(required=True, validate=SEAT)
+    draw = Tiles(single=True, allow_none=True)
+    discard = Tiles(single=True)
+    chow = Tiles()
+    pung = Tiles()
+    kong = Tiles()
+    concealed_kong = Tiles()
+    added_kong = Tiles(single=True)
+    flower = Int(validate=_between(1, 4))
+    season = Int(validate=_between(1, 4))
+    win = Tiles(single=True)
+    tiles = Tiles()
+
+
+class RecordSchema(_Model):
+    """A hand as played (API.md "Hand records")."""
+
+    model = staticmethod(models.make_record)
+    deal = fields.Nested(DealSchema, required=True)
+    wall = Int(validate=_between(0, MAX_WALL))
+    events = BoundedList(fields.Nested(EventSchema), MAX_EVENTS, load_default=tuple)
+
+
+class ReplayRequestSchema(Schema):
+    """POST /v1/replay: a hand record checked, its end scored. (A review of its decisions is
+    not offered yet: ``review`` is refused as any unknown field.)"""
+
+    record = fields.Nested(RecordSchema, required=True)
+    rules = fields.Nested(RulesSchema, load_default=Rules)
+
+
 class SheetHandSchema(_Model):
-    """One hand of a score sheet: one of score, claim or draw, and the seats if they moved."""
+    """One hand of a score sheet: one of score, claim, draw or record, and the seats if they
+    moved."""
 
     model = staticmethod(models.make_sheet_hand)
     seats = fields.Nested(SeatsSchema)
     score = fields.Nested(ScoredHandSchema)
     claim = fields.Nested(ClaimedHandSchema)
     draw = Bool()
+    record = fields.Nested(RecordSchema)
 
 
 class SettleRequestSchema(Schema):

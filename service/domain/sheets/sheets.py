@@ -12,7 +12,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Final
 
-from ..errors import InconsistentRequest, ScoringError
+from ..errors import InconsistentRequest, InvalidRecord, ScoringError
+from ..records import replay
 from ..rules.hand import Hand, Rules, Win
 from ..rules.tiles import SEATS
 from ..scoring import scoring
@@ -25,12 +26,14 @@ Seats = dict[str, str]  # seat -> player
 @dataclass(frozen=True, slots=True)
 class SheetHand:
     """One hand of a sheet as the client gave it: ``seats`` (None: as the hand before), and
-    one of ``score`` (a hand and its win), ``claim`` (patterns and a win) or ``draw``."""
+    one of ``score`` (a hand and its win), ``claim`` (patterns and a win), ``draw`` or
+    ``record`` (a hand as played, scored as replayed)."""
 
     seats: Seats | None = None
     score: tuple[Hand, Win] | None = None
     claim: tuple[tuple[claims.Entry, ...], Win] | None = None
     draw: bool = False
+    record: replay.Record | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -79,7 +82,12 @@ def _checked_seats(seats: Seats, names: list[str], index: int) -> Seats:
     return seats
 
 
-_KINDS: Final = ("score", "claim", "draw")
+_KINDS: Final = ("score", "claim", "draw", "record")
+
+
+def _drawn(seats: Seats) -> Settled:
+    """A hand with no win: no payments."""
+    return Settled(None, None, dict.fromkeys(seats.values(), 0))
 
 
 def _settled(hand: SheetHand, seats: Seats, rules: Rules, index: int) -> Settled:
@@ -87,13 +95,25 @@ def _settled(hand: SheetHand, seats: Seats, rules: Rules, index: int) -> Settled
     if len(given) != 1:
         raise InconsistentRequest.at(
             f"hands[{index}]",
-            "a hand is one of score, claim or draw"
+            "a hand is one of score, claim, draw or record"
             + (f" (it gives {' and '.join(given)})" if given else ""),
         )
     if hand.draw:
-        return Settled(None, None, dict.fromkeys(seats.values(), 0))
+        return _drawn(seats)
     try:
-        if hand.score is not None:
+        if hand.record is not None:
+            replayed = replay.replay(hand.record, rules.bonus_tiles)
+            if replayed.won is None:
+                if replayed.end == replay.OPEN:
+                    raise InvalidRecord.at(
+                        "record.events",
+                        "the record stops before the hand's end (a win, or a washout once the"
+                        " wall is spent): a sheet settles hands that ended",
+                    )
+                return _drawn(seats)
+            win = replayed.won.win
+            value = replay.scored(replayed.won, rules).score
+        elif hand.score is not None:
             won, win = hand.score
             value = scoring.score(won, win, rules).score
         else:
@@ -101,6 +121,8 @@ def _settled(hand: SheetHand, seats: Seats, rules: Rules, index: int) -> Settled
             entries, win = hand.claim
             value = claims.claim(entries, win, rules).score
     except ScoringError as error:
-        raise error.within(f"hands[{index}].{given[0]}") from None
+        # A record's paths start with "record" (as in a replay request's).
+        prefix = f"hands[{index}]" if hand.record is not None else f"hands[{index}].{given[0]}"
+        raise error.within(prefix) from None
     by_seat = payments(value, win, rules)
     return Settled(value, seats[win.seat], {seats[seat]: by_seat[seat] for seat in SEATS})
