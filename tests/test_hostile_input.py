@@ -333,12 +333,12 @@ def _written_tiles(text: str) -> Iterator[int]:
 def check_tile_error(text: str, message: str) -> None:
     """The message names a character of ``text`` that really is where the notation breaks."""
     if match := _DIGIT_AT.match(message):
-        digit, letter, where = match[1], match[2], int(match[3])
+        digit, letter, where = match[1], match[2], int(match[3]) - 1  # counted from 1
         assert text[where] == digit, (text, message)
         assert re.match(rf"{digit}\d*{letter}", text[where:]), (text, message)
         assert digit == "0" or (letter == "z" and digit in "89"), (text, message)
     elif match := _CANNOT_READ.match(message):
-        where = int(match[2])
+        where = int(match[2]) - 1  # counted from 1
         if match[1].endswith("…"):  # a long rest is cut short: its beginning must match
             rest = ast.literal_eval(match[1][:-1])
             assert rest and text[where:].startswith(rest), (text, message)
