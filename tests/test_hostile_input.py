@@ -1049,8 +1049,13 @@ def test_a_batch_of_1000_mixed_bad_items(client: FlaskClient) -> None:
     assert response.status_code == 200
     results = check_answer(response)["results"]
     assert len(results) == 1000
-    for item, result in zip(items, results, strict=True):
+    for index, (item, result) in enumerate(zip(items, results, strict=True)):
         try:
+            if not isinstance(item, dict):  # no score request: the batch says it is the item
+                said = "the item must be a JSON object (a score request)"
+                raise Problem(
+                    "invalid_request", f"items[{index}]: {said}", [{"path": "$", "message": said}]
+                )
             expected: dict[str, Any] = {"status": 200, "body": engine.score(item)}
         except Problem as problem:
             expected = {"status": problem.status, "body": problem.body()}
@@ -1126,7 +1131,7 @@ def test_an_unexpected_error_is_a_500_problem_without_traceback(
     for name in ("score", "waits", "discards", "claim", "settle"):  # batch calls score
         monkeypatch.setattr(engine, name, broken)
     for path in POST_PATHS:
-        response = client.post(path, json=EXAMPLE if path != "/v1/score/batch" else {"items": [1]})
+        response = client.post(path, json=EXAMPLE if path != "/v1/score/batch" else {"items": [{}]})
         assert response.status_code == 500, path
         text = response.get_data(as_text=True)
         assert "Traceback" not in text and secret not in text and "RuntimeError" not in text

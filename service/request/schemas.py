@@ -398,7 +398,7 @@ class PlayerName(validate.Length):
 
 
 # Control characters (C0, DEL, C1), the line and paragraph separators, and the bidirectional
-# controls (marks, embeddings, overrides, isolates); openapi.yaml's PlayerName says the same.
+# controls (marks, embeddings, overrides, isolates), as openapi.yaml's PlayerName lists them.
 _UNSHOWABLE = re.compile("[\x00-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028-\u202e\u2066-\u2069]")
 
 
