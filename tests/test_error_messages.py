@@ -291,6 +291,22 @@ def test_a_key_given_twice_is_refused_at_its_path(
     assert errors(found) == [(where, TWICE)]
 
 
+@pytest.mark.parametrize("inner", [b"{}", b'{"a": 1}', b'{"a": 1, "a": 2}', b'"a:"'])
+def test_a_body_nested_near_the_parser_s_limit_is_answered_alike_on_both_builds(
+    client: FlaskClient, inner: bytes
+) -> None:
+    # 1000 levels: within orjson's 1024, past Python's recursion limit (the interpreted count
+    # of keys, Python's json when a colon is more than a key's).
+    data = b'{"items": ' + b"[" * 998 + inner + b"]" * 998 + b"}"
+    answer = post(client, "/v1/score/batch", data)
+    if inner == b'"a:"' or inner.count(b"a") > 1:
+        found = problem(answer, 400, "malformed_json")
+        assert found["detail"] == "the body nests too deeply to be read"
+    else:
+        assert answer.status_code == 200  # the one item is refused on its own
+        assert answer.get_json()["results"][0]["status"] == 422
+
+
 def test_a_colon_in_a_string_is_no_key_given_twice(client: FlaskClient) -> None:
     sheet = {"players": ["Ann: E", "B:o:b", "Cat", "Dan"], "hands": [{"draw": True}]}
     answer = client.post("/v1/settle", json=sheet)

@@ -52,11 +52,25 @@ def parse(data: bytes) -> Any:
     # answer in process ~30 µs; measured on a busy machine, 2026-11-28).
     try:
         counted = keys(parsed)
-    except RecursionError:  # interpreted, nested near orjson's limit: read again
-        counted = -1
+    except RecursionError:  # interpreted, nested near orjson's limit
+        counted = _keys_walked(parsed)
     if data.count(b":") != counted:
         _refuse_repeated_keys(data)
     return parsed
+
+
+def _keys_walked(value: Any) -> int:
+    """``keys`` without recursion: slower, for what the interpreted ``keys`` cannot reach."""
+    n = 0
+    todo = [value]
+    while todo:
+        item = todo.pop()
+        if isinstance(item, dict):
+            n += len(item)
+            todo.extend(item.values())
+        elif isinstance(item, list):
+            todo.extend(item)
+    return n
 
 
 def _unread(data: bytes, error: orjson.JSONDecodeError) -> str:
@@ -94,8 +108,8 @@ def _refuse_repeated_keys(data: bytes) -> None:
     (as strict parsers refuse them: which one counts is not JSON's to say, RFC 8259 §4)."""
     try:
         path = _twice(json.loads(data, object_pairs_hook=_object), "")
-    except RecursionError:  # orjson reads 1024 levels, Python about 1000 (rare: such a
-        # body is refused by every schema; this one has a colon in a string too)
+    except RecursionError:  # orjson reads 1024 levels, Python about 1000 (no request nests
+        # a tenth as deep, and this one has a colon in a string or a key twice too)
         raise Problem("malformed_json", "the body nests too deeply to be read") from None
     if path is not None:
         message = "a key given twice in one object: give each key once"
@@ -106,13 +120,13 @@ def _twice(value: Any, path: str) -> str | None:
     """The path of the first key given twice in ``value`` (read by ``_object``), if any."""
     if isinstance(value, _Twice):
         return _at(path, value.key)
-    items = (
-        value.items()
-        if isinstance(value, dict)
-        else enumerate(value)
-        if isinstance(value, list)
-        else ()
-    )
+    items: Iterable[tuple[str | int, Any]]
+    if isinstance(value, dict):
+        items = value.items()
+    elif isinstance(value, list):
+        items = enumerate(value)
+    else:
+        return None
     for key, item in items:
         found = _twice(item, _at(path, key))
         if found is not None:
