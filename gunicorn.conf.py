@@ -234,6 +234,7 @@ def on_exit(server: Any) -> None:
 
 # Some errors never reach the app: a malformed request line or header block, too many headers.
 # gunicorn answers those itself, in HTML; the API promises application/problem+json for every
-# error, so its writer is replaced by one that keeps the status and writes a problem document
-# (no request id: gunicorn may not have read the request).
+# error, so its writer is replaced by one that keeps the status and writes a problem document,
+# with a request id of its own (gunicorn may not have read the request's). A request line's
+# faults are worded by the worker first (service/worker.py, handle_error).
 util.write_error = reading.write_error

@@ -149,11 +149,22 @@ def batch(payload: Any, pause: Callable[[], None] | None = None) -> dict[str, An
     # is what runs; compiled, a direct call would pass it by.
     score_item: Callable[[Any], dict[str, Any]] = globals()["score"]
     results = []
-    for item in items:
+    for index, item in enumerate(items):
         if pause is not None:
             pause()
         try:
+            if not isinstance(item, dict):
+                raise _not_an_object(index)
             results.append({"status": 200, "body": score_item(item)})
         except Problem as problem:
             results.append({"status": problem.status, "body": problem.body()})
     return {"results": results}
+
+
+def _not_an_object(index: int) -> Problem:
+    """The problem of a batch item that is no score request at all: its path is the item's
+    own (``$``), as its other errors' paths are, and the detail says which it is."""
+    message = "the item must be a JSON object (a score request)"
+    return Problem(
+        "invalid_request", f"items[{index}]: {message}", [{"path": "$", "message": message}]
+    )

@@ -45,6 +45,7 @@ from typing import Any, Final, NamedTuple
 
 import gevent
 from gevent.server import StreamServer
+from gunicorn import util
 from gunicorn.workers import ggevent
 from gunicorn.workers.ggevent import GeventWorker
 
@@ -55,9 +56,11 @@ from .reading import (
     RETRY_AFTER,
     Budget,
     Reading,
+    Stock,
     answer_and_close,
     declared_length,
     overload_problem,
+    parse_fault,
     problem_bytes,
     protocol_fault,
 )
@@ -148,9 +151,7 @@ class Worker(Reading, GeventWorker):  # type: ignore[misc]  # gunicorn is untype
         # The door (handle): a request whose wait so far plus the wait ahead of it is over
         # half its time is refused unread, for the cost of a peek and a send.
         self.door = self.wsgi.wait / 2
-        self.door_answer = problem_bytes(
-            overload_problem(f"requests wait over {self.door:g} s for a turn")
-        )
+        self.door_answer = Stock(overload_problem(f"requests wait over {self.door:g} s for a turn"))
         self.shed = 0  # requests refused at the door since the last log line about them
         self.shed_logged = 0.0
 
@@ -205,7 +206,19 @@ class Worker(Reading, GeventWorker):  # type: ignore[misc]  # gunicorn is untype
             gevent.sleep(TARPIT)
         # The rest of the request may still be coming: read and dropped until the client
         # closes, so that our close sends no reset.
-        answer_and_close(client, self.door_answer, self.client_timeout, self.max_body + HEADERS)
+        answer = self.door_answer()  # with its own request id
+        answer_and_close(client, answer, self.client_timeout, self.max_body + HEADERS)
+
+    def handle_error(self, req: Any, client: Any, addr: Any, exc: Exception) -> None:
+        """gunicorn's answer to a request it could not read, but a request line's faults in
+        the service's words (``parse_fault``); the rest are written by ``write_error``."""
+        problem = parse_fault(exc)
+        if problem is None:
+            super().handle_error(req, client, addr, exc)
+            return
+        self.log.warning("%s %s from %s: %s", problem.status, problem.code, addr, problem.detail)
+        with contextlib.suppress(OSError):
+            util.write_nonblock(client, problem_bytes(problem))
 
     def handle_request(self, listener_name: Any, req: Any, sock: Any, addr: Any) -> bool:
         if req.req_number >= REQUESTS_PER_CONNECTION:

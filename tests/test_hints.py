@@ -62,7 +62,7 @@ def test_the_api_hand_in_glyphs_scores_as_in_mpsz(client: FlaskClient) -> None:
         (
             "123m789p23455s🀢",
             "hand.tiles",
-            "cannot read '🀢' at character 14: flower 1 (plum) is a bonus tile: list its number"
+            "cannot read '🀢' at character 15: flower 1 (plum) is a bonus tile: list its number"
             " in hand.flowers, e.g. [1], with rules.bonus_tiles true",
         ),
         (
@@ -74,13 +74,13 @@ def test_the_api_hand_in_glyphs_scores_as_in_mpsz(client: FlaskClient) -> None:
         (
             "🀥🀇",
             "hand.tiles",
-            "cannot read '🀥' at character 0: flower 3 (chrysanthemum) is a bonus tile: list its"
+            "cannot read '🀥' at character 1: flower 3 (chrysanthemum) is a bonus tile: list its"
             " number in hand.flowers, e.g. [3], with rules.bonus_tiles true",
         ),
         (
             "123m 🀩",
             "hand.tiles",
-            "cannot read '🀩' at character 5: season 4 (winter) is a bonus tile: list its number"
+            "cannot read '🀩' at character 6: season 4 (winter) is a bonus tile: list its number"
             " in hand.seasons, e.g. [4], with rules.bonus_tiles true",
         ),
     ],
@@ -95,7 +95,7 @@ def test_a_glyph_must_stand_between_groups() -> None:
     assert problem(request("12🀇m", "1m")).errors == [
         {
             "path": "hand.tiles",
-            "message": "cannot read '12🀇m' at character 0: tiles are written as digits followed"
+            "message": "cannot read '12🀇m' at character 1: tiles are written as digits followed"
             " by a suit letter m, p, s or z, e.g. '123m456p1155z', or as glyphs, e.g. '🀇🀈🀉'",
         }
     ]
@@ -134,12 +134,12 @@ def test_an_uppercase_suit_letter() -> None:
     assert problem(request("123M789p23455s", "4s")).errors == [
         {
             "path": "hand.tiles",
-            "message": "cannot read '123M' at character 0: suit letters are lowercase: write"
+            "message": "cannot read '123M' at character 1: suit letters are lowercase: write"
             " '123m'",
         }
     ]
     assert problem(request("123m 789P", "4s")).errors[0]["message"] == (
-        "cannot read '789P' at character 5: suit letters are lowercase: write '789p'"
+        "cannot read '789P' at character 6: suit letters are lowercase: write '789p'"
     )
     assert problem(request(["1m", "5Z"], "1m")).errors[0]["message"] == (
         "item 1 ('5Z') is not a single tile: suit letters are lowercase: write '5z'"
@@ -148,7 +148,7 @@ def test_an_uppercase_suit_letter() -> None:
     assert (
         problem(request("8Z", "1m"))
         .errors[0]["message"]
-        .startswith("cannot read '8Z' at character 0: tiles are written as digits")
+        .startswith("cannot read '8Z' at character 1: tiles are written as digits")
     )
 
 

@@ -8,6 +8,7 @@ test_api.py, in process.
 from __future__ import annotations
 
 import json
+import re
 import socket
 import time
 from collections.abc import Iterator
@@ -32,14 +33,50 @@ def ask(port: int, raw: str) -> tuple[str, dict[str, str], bytes]:
     return answered.split(b"\r\n", 1)[0].decode(), headers, body
 
 
-def test_a_version_the_server_does_not_speak_is_505(port: int) -> None:
-    status, headers, body = ask(port, f"GET /livez HTTP/1.2\r\nHost: x:{port}\r\n\r\n")
-    # Answered in HTTP/1.1 (never echoing 1.2) with the standard phrase, as a problem.
+@pytest.mark.parametrize("version", ["HTTP/1.2", "HTTP/2.0", "HTTP/3.0", "HTTP/0.9", "HTTP/2"])
+def test_a_version_the_server_does_not_speak_is_505(port: int, version: str) -> None:
+    status, headers, body = ask(port, f"GET /livez {version}\r\nHost: x:{port}\r\n\r\n")
+    # Answered in HTTP/1.1 (never echoing the version) with the standard phrase, as a problem
+    # in the service's words (gunicorn's said 400 "Invalid HTTP Version 'Invalid HTTP
+    # Version: (2, 0)'" for all but 1.x), with a request id as every answer has.
     assert status == "HTTP/1.1 505 HTTP Version Not Supported"
     assert headers["content-type"] == "application/problem+json"
     problem = json.loads(body)
     assert (problem["code"], problem["status"]) == ("bad_request", 505)
-    assert "HTTP/1.2" in problem["detail"]
+    assert problem["detail"] == (
+        f"'{version}' is not an HTTP version this server speaks: send HTTP/1.1"
+    )
+    assert re.fullmatch(r"[0-9a-f]{32}", headers["x-request-id"])
+    assert problem["request_id"] == headers["x-request-id"]
+
+
+@pytest.mark.parametrize(
+    ("line", "detail"),
+    [
+        ("HELLO", "the request line 'HELLO' is not of the form 'POST /v1/score HTTP/1.1'"),
+        (
+            "GET /livez HTTP/1.1 now",
+            "the request line ends in 'HTTP/1.1 now', not an HTTP version: send HTTP/1.1",
+        ),
+        ("GE(T /livez HTTP/1.1", "'GE(T' is not an HTTP method: GET or POST, say"),
+    ],
+    ids=["no-parts", "no-version", "no-method"],
+)
+def test_a_bad_request_line_is_told_once_with_a_request_id(
+    port: int, line: str, detail: str
+) -> None:
+    status, headers, body = ask(port, f"{line}\r\nHost: x\r\n\r\n")
+    problem = json.loads(body)
+    assert (status, problem["code"]) == ("HTTP/1.1 400 Bad Request", "bad_request")
+    assert problem["detail"] == detail
+    assert problem["request_id"] == headers["x-request-id"]
+
+
+def test_gunicorn_s_own_answers_carry_a_request_id(port: int) -> None:
+    headers = "".join(f"X-{n}: {n}\r\n" for n in range(60))  # over its 50
+    status, answer_headers, body = ask(port, f"GET /livez HTTP/1.1\r\nHost: x\r\n{headers}\r\n")
+    assert status == "HTTP/1.1 431 Request Header Fields Too Large"
+    assert json.loads(body)["request_id"] == answer_headers["x-request-id"]
 
 
 @pytest.mark.parametrize(

@@ -122,15 +122,19 @@ def test_requests_that_waited_in_the_backlog_are_refused_unread_and_probes_answe
         log = srv.log()
     [(status, _, _)] = answered["livez"]
     assert status == 200
+    ids = set()
     for name in ("score", "upload"):
         [(status, headers, body)] = answered[name]
         document = orjson.loads(body)
         PROBLEM.validate(document)
         assert (status, document["code"]) == (503, "overloaded")
         assert headers["retry-after"] == "1" and headers["connection"] == "close"
+        assert document["request_id"] == headers["x-request-id"]
+        ids.add(headers["x-request-id"])
         assert document["detail"] == (
             "the service is saturated (requests wait over 0.1 s for a turn); retry after 1 s"
         )
+    assert len(ids) == 2  # each refusal its own request id
     # One line for both: the door logs at most once a second, with the count since.
     assert log.count("refused unread") == 1
     assert "503 overloaded: 1 request(s) refused unread" in log

@@ -40,10 +40,10 @@ def test_names() -> None:
 @pytest.mark.parametrize(
     ("text", "message"),
     [
-        ("0m", "'0m' at character 0 is not a tile: m takes 1-9"),
-        ("123m8z", "'8z' at character 4 is not a tile: z takes 1-7"),
-        ("12x", "cannot read '12x' at character 0"),
-        ("123m 45", "cannot read '45' at character 5"),
+        ("0m", "'0m' at character 1 is not a tile: m takes 1-9"),
+        ("123m8z", "'8z' at character 5 is not a tile: z takes 1-7"),
+        ("12x", "cannot read '12x' at character 1"),
+        ("123m 45", "cannot read '45' at character 6"),
     ],
 )
 def test_malformed_notation_says_where(text: str, message: str) -> None:

@@ -30,7 +30,11 @@ _PREFLIGHT = [
 
 def request_id(given: str) -> str:
     """The client's id when it is a sane token, so that logs can be joined; else a new one."""
-    return given if _CLIENT_ID.fullmatch(given) else os.urandom(16).hex()
+    return given if _CLIENT_ID.fullmatch(given) else new_request_id()
+
+
+def new_request_id() -> str:
+    return os.urandom(16).hex()
 
 
 class Envelope:

@@ -54,9 +54,13 @@ def _read(environ: dict[str, Any]) -> bytes:
 
 
 def _no_query(*allowed: str) -> None:
-    for name in request.args:
+    for name, values in request.args.lists():
         if name not in allowed:
             raise Problem.at("invalid_request", name, "unknown query parameter: remove it")
+        if len(values) > 1:
+            raise Problem.at(
+                "invalid_request", name, f"given {len(values)} times: give a query parameter once"
+            )
 
 
 def operate() -> dict[str, Any]:

@@ -117,6 +117,8 @@ class Number(Converter):
         return value
 
     def explain(self, value: object) -> Messages | None:
+        if isinstance(value, float):
+            raise Doubt  # 1e3, 25.0, an integer beyond 64 bits: the field says which (Int)
         if not isinstance(value, int) or isinstance(value, bool):
             return _said(self.not_an_integer)
         if not self.low <= value <= self.high:
@@ -465,6 +467,39 @@ class Loader:
             return self.record.load(payload)
         except Doubt:
             return self.slow(payload)
+
+
+def keys(value: object) -> int:
+    """How many keys the objects in the JSON ``value`` hold, all told (api/lane.py counts
+    them against the body's colons, to find a key given twice). Compiled, 0.4-0.6 µs for a
+    score request, a quarter of its parse (walked with a list of what is left to walk: 1.5;
+    measured); interpreted, a body nested near orjson's 1024 levels is past Python's
+    recursion limit (RecursionError)."""
+    if isinstance(value, dict):
+        return _in_object(value)
+    if isinstance(value, list):
+        return _in_array(value)
+    return 0
+
+
+def _in_object(value: dict[Any, Any]) -> int:
+    n = len(value)
+    for item in value.values():
+        if isinstance(item, dict):
+            n += _in_object(item)
+        elif isinstance(item, list):
+            n += _in_array(item)
+    return n
+
+
+def _in_array(value: list[Any]) -> int:
+    n = 0
+    for item in value:
+        if isinstance(item, dict):
+            n += _in_object(item)
+        elif isinstance(item, list):
+            n += _in_array(item)
+    return n
 
 
 def _count(messages: object) -> int:

@@ -8,6 +8,7 @@ from them.
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from marshmallow import Schema, ValidationError, fields, post_load, validate
@@ -43,7 +44,7 @@ def _one_of(*choices: str) -> validate.OneOf:
     return validate.OneOf(choices, error="must be one of: {choices}")
 
 
-def _between(low: int, high: int) -> validate.Range:
+def _between(low: float, high: float) -> validate.Range:
     return validate.Range(low, high, error="must be from {min} to {max}")
 
 
@@ -123,12 +124,30 @@ class Bool(fields.Boolean):
 
 
 class Int(fields.Integer):
-    """A JSON integer only: no 25.0, "25" or true."""
+    """A JSON integer only: no 25.0, 1e3, "25" or true."""
 
     def _deserialize(self, value: Any, attr: Any, data: Any, **kwargs: Any) -> int:
+        if isinstance(value, float) and value.is_integer():
+            raise ValidationError(self._written_as_float(value))
         if not isinstance(value, int) or isinstance(value, bool):
             raise ValidationError("must be an integer")
         return value
+
+    def _written_as_float(self, value: float) -> str:
+        """What is wrong with a whole number read as a float: written with an exponent or a
+        decimal point (1e3, 25.0), or an integer beyond 64 bits (orjson reads those as
+        floats), which is out of any field's range, and then the range is said."""
+        if _INT64[0] <= value < _INT64[1]:
+            return f"must be an integer, written without an exponent or point (as {value:.0f})"
+        try:
+            for check in self.validators:  # a range: it says which
+                check(value)
+        except ValidationError as error:
+            return str(error.messages[0])
+        return "must be an integer, and this one is out of range"
+
+
+_INT64 = (-(2.0**63), 2.0**64)  # the integers orjson reads as integers
 
 
 def _bonus() -> BoundedList:
@@ -307,7 +326,7 @@ class ExpectSchema(_Model):
 
     model = staticmethod(models.make_expect)
     draws_left = Int(load_default=17, validate=_between(0, MAX_DRAWS_LEFT))
-    discard_rate = Number(load_default=0.0, validate=validate.Range(0, 1))
+    discard_rate = Number(load_default=0.0, validate=_between(0, 1))
     objective = fields.String(
         load_default="expected_score", validate=_one_of("expected_score", "win_probability")
     )
@@ -342,7 +361,10 @@ class ClaimedPatternSchema(_Model):
     3.1 and 11.1.x, how many."""
 
     model = staticmethod(models.make_entry)
-    id = fields.String(required=True, validate=validate.Length(max=MAX_PATTERN_ID))
+    id = fields.String(
+        required=True,
+        validate=validate.Length(max=MAX_PATTERN_ID, error="at most {max} characters"),
+    )
     count = Int(validate=_between(1, MAX_COUNT))
 
 
@@ -359,7 +381,30 @@ class ClaimRequestSchema(ClaimedHandSchema):
     rules = fields.Nested(RulesSchema, load_default=Rules)
 
 
-PLAYER = validate.Length(1, MAX_NAME, error="a name of {min} to {max} characters")
+class PlayerName(validate.Length):
+    """A player's name: 1 to ``MAX_NAME`` characters, none of them a control character or a
+    bidirectional control, since a sheet is shown to other people (U+202E would turn the
+    rest of a line round)."""
+
+    def __init__(self) -> None:
+        super().__init__(1, MAX_NAME, error="a name of {min} to {max} characters")
+
+    def __call__(self, value: Any) -> Any:
+        super().__call__(value)
+        if found := _UNSHOWABLE.search(value):
+            raise ValidationError(
+                "must not hold a control character or bidirectional control"
+                f" (U+{ord(found[0]):04X} at character {found.start() + 1})"
+            )
+        return value
+
+
+# Control characters (C0, DEL, C1), the line and paragraph separators, and the bidirectional
+# controls (marks, embeddings, overrides, isolates), as openapi.yaml's PlayerName lists them.
+_UNSHOWABLE = re.compile("[\x00-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028-\u202e\u2066-\u2069]")
+
+
+PLAYER = PlayerName()
 
 
 def _four_players(names: list[str]) -> None:

@@ -247,8 +247,9 @@ def _suit_base(code: i64) -> i64:
 
 
 def _explain(text: str) -> NoReturn:
-    """Raise the TileError that says where ``text`` goes wrong, and how to write it."""
-    position = 0
+    """Raise the TileError that says where ``text`` goes wrong, and how to write it: at which
+    character, counted as a person counts them (the first is character 1)."""
+    position = 1
     for group in text.split(" "):
         if not group:
             position += 1

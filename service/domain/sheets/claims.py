@@ -18,7 +18,7 @@ from ..errors import ScoringError
 from ..rules.decompose import Form
 from ..rules.hand import Rules, Win, check_go_around, check_way
 from ..rules.patterns import BY_ID, Counted, Pattern, table_for
-from ..scoring.scoring import Limit, apply_limit
+from ..scoring.scoring import CHICKEN, Limit, apply_limit
 
 # The most of each countable pattern a hand can hold: a pung or kong of each dragon and of the
 # seat wind (3.1); the flowers and seasons not proper to the seat, and the two that are (11.1).
@@ -85,6 +85,8 @@ def claim(entries: tuple[Entry, ...], win: Win, rules: Rules) -> Claimed:
 
 def check(entries: tuple[Entry, ...], win: Win, rules: Rules) -> list[Counted]:
     """The claimed patterns as counted ones, in id order, or the first fault."""
+    if any(entry.id == CHICKEN.id for entry in entries):
+        entries = _chicken(entries)
     table = table_for(rules)
     series: dict[str, int] = {}
     found: list[tuple[int, Pattern, int]] = []  # (entry index, pattern, count)
@@ -120,6 +122,22 @@ def check(entries: tuple[Entry, ...], win: Win, rules: Rules) -> list[Counted]:
 
 
 _ORDER: Final = {id: order for order, id in enumerate(BY_ID)}
+
+
+def _chicken(entries: tuple[Entry, ...]) -> tuple[Entry, ...]:
+    """A claimed Chicken Hand (``0``, as a score names it): a hand of no pattern, so claimed
+    alone, once, it is the claim of no patterns."""
+    for index, entry in enumerate(entries):
+        if entry.id != CHICKEN.id:
+            continue
+        if len(entries) > 1:
+            raise _fault(
+                index, "id", "the Chicken Hand (0) is a hand with no other pattern: claim it"
+                " alone, or claim no patterns"
+            )  # fmt: skip
+        if entry.count is not None:
+            raise _fault(index, "count", "the Chicken Hand (0) is counted once: give no count")
+    return ()
 
 
 def _fault(index: int, field: str, message: str) -> InvalidClaim:
