@@ -121,7 +121,7 @@ def test_a_fault_in_the_last_tile_is_reported_where_it_was_typed() -> None:
     code, out = run("score", "123m456p789s2355s9z", "--json")
     assert code == 1
     assert json.loads(out)["errors"] == [
-        {"path": "hand.tiles", "message": "'9z' at character 17 is not a tile: z takes 1-7"}
+        {"path": "hand.tiles", "message": "'9z' at character 18 is not a tile: z takes 1-7"}
     ]
     code, out = run("score", "123m456p789s2355s4")
     assert (code, out.split(": ")[:2]) == (1, ["Request does not match the schema", "hand.tiles"])

@@ -1131,11 +1131,11 @@ def test_an_unexpected_error_is_a_500_problem_without_traceback(
 ) -> None:
     secret = "internal detail /srv/zj/service/engine.py line 42"
 
-    def broken(payload: Any) -> Any:
+    def broken(*request: Any) -> Any:
         raise RuntimeError(secret)
 
-    for name in ("score", "waits", "discards", "claim", "settle"):  # batch calls score
-        monkeypatch.setattr(engine, name, broken)
+    for operation in OPERATIONS.values():  # every engine function the routes call
+        monkeypatch.setattr(engine, operation.name, broken)
     for path in POST_PATHS:
         response = client.post(path, json=EXAMPLE if path != "/v1/score/batch" else {"items": [{}]})
         assert response.status_code == 500, path
