@@ -3,8 +3,9 @@
 Each drill starts the shipped configuration with a 2 s client timeout, bounds its own loops
 and stops its server in a ``finally``; together they take about a minute and a half. What a drill
 passes on holds on any machine, however slow (answered or shed, none hung, nothing lost,
-memory bounded, probes ahead of queued work); its timing targets are printed by ``make bench``
-(the same runs), never asserted here.
+memory bounded, probes ahead of queued work, polite clients ahead of a greedy one's queue:
+times compared only with others of the same run); its timing targets are printed by
+``make bench`` (the same runs), never asserted here.
 """
 
 from __future__ import annotations
@@ -167,7 +168,9 @@ def test_a_refusal_at_the_door_is_held_back_for_a_client_that_has_its_share_in()
         log = srv.log()
     greedy, other = answered["127.0.0.1"], answered["127.0.0.2"]
     assert greedy[0] == 503 and greedy[1] >= stop + worker.TARPIT, answered
-    assert other[0] == 503 and other[1] < stop + worker.TARPIT / 2, answered
+    # Read first, answered at once: most of the hold before the greedy client's refusal, on a
+    # machine of any speed (had both been held, or neither, the two would come together).
+    assert other[0] == 503 and greedy[1] - other[1] >= worker.TARPIT / 2, answered
     assert "Traceback" not in log
 
 
