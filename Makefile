@@ -5,7 +5,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 PORT   ?= 8000
 
-.PHONY: help venv serve test suit-table lint typecheck compiled test-compiled bench bench-tools browser-tools node-tools container-test load screenshot clean
+.PHONY: help venv serve test test-setup suit-table lint typecheck compiled test-compiled bench bench-tools test-tools browser-tools node-tools container-test load screenshot clean
 
 help:
 	@echo "make serve           run the service with gunicorn on \$$PORT (default 8000)"
@@ -47,10 +47,23 @@ typecheck: venv
 	$(BIN)/mypy
 
 # The suite runs twice: on the source tree (pure Python) and on the compiled build the image
-# ships, where mypyc also enforces the type annotations at run time.
-test: lint typecheck browser-tools node-tools
-	$(BIN)/pytest
-	$(MAKE) test-compiled
+# ships, where mypyc also enforces the type annotations at run time. The set-up steps run side
+# by side (each on one core at most, or on the network); each build's suite on every core
+# (pytest-xdist; the tests of one xdist_group share a worker); last, alone, each build's
+# timing-sensitive drills (marked serial), which other tests beside them would skew. A plain
+# `pytest` runs everything in one process.
+EVERY_CORE := -n auto --dist loadgroup -m "not serial"
+ALONE      := -m serial
+PYTEST_COMPILED := cd build/compiled && ../../$(BIN)/pytest -p no:cacheprovider
+
+test: test-setup
+	$(BIN)/pytest $(EVERY_CORE)
+	$(PYTEST_COMPILED) $(EVERY_CORE)
+	$(BIN)/pytest $(ALONE)
+	$(PYTEST_COMPILED) $(ALONE)
+
+test-setup:
+	$(MAKE) -j4 --output-sync=target lint typecheck compiled test-tools
 
 compiled: venv
 	bash scripts/compile.sh $(BIN)/python
@@ -61,31 +74,36 @@ suit-table: compiled
 	cd build/compiled && PYTHONPATH=. ../../$(BIN)/python ../../scripts/suit_table.py
 
 test-compiled: compiled
-	cd build/compiled && ../../$(BIN)/pytest -p no:cacheprovider
+	$(PYTEST_COMPILED) $(EVERY_CORE)
+	$(PYTEST_COMPILED) $(ALONE)
+
+# $(call apt-tools,PACKAGES,COMMANDS,SKIPPED): Debian's PACKAGES, installed in one apt-get run
+# unless every one of COMMANDS is found; where apt-get is not usable (not root), says SKIPPED.
+apt-tools = @(for tool in $(2); do command -v $$tool >/dev/null || exit 1; done) \
+	|| (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $(1)) \
+	|| echo "$(3)"
 
 # wrk (Debian) drives the HTTP figures and valgrind counts instructions per hand; each is
 # installed when missing and apt-get is usable, else its figures are skipped.
 bench-tools:
-	@command -v wrk >/dev/null && command -v valgrind >/dev/null \
-		|| (apt-get update -qq && apt-get install -y -qq wrk valgrind) \
-		|| echo "wrk or valgrind is not installed: their figures are skipped"
+	$(call apt-tools,wrk valgrind,wrk valgrind,wrk or valgrind is not installed: their figures are skipped)
 
 # Debian's chromium renders GET /docs in tests/test_operations.py and drives the playground in
 # tests/test_playground.py (through Playwright, from the dev dependencies; never its own browser
 # download). Installed here as root; otherwise `sudo apt-get install chromium` (README). Without
 # it those tests skip, saying why, and fail with CI set (tests/support/tools.py).
 browser-tools:
-	@command -v chromium >/dev/null \
-		|| (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium) \
-		|| echo "chromium is not installed: the browser tests are skipped (failed with CI set)"
+	$(call apt-tools,chromium,chromium,chromium is not installed: the browser tests are skipped (failed with CI set))
 
 # Debian's node and npm compile and run tests/typescript/, a TypeScript app made from the
 # contract (tests/test_typescript.py). Installed here as root; otherwise `sudo apt-get install
 # nodejs npm`. Without them the test is skipped, saying why, and fails with CI set.
 node-tools:
-	@(command -v node >/dev/null && command -v npm >/dev/null) \
-		|| (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq nodejs npm) \
-		|| echo "node or npm is not installed: the TypeScript client test is skipped (failed with CI set)"
+	$(call apt-tools,nodejs npm,node npm,node or npm is not installed: the TypeScript client test is skipped (failed with CI set))
+
+# Both for `make test`, in one apt-get run (two at once would wait on each other's lock).
+test-tools:
+	$(call apt-tools,chromium nodejs npm,chromium node npm,chromium or node or npm is not installed: their tests are skipped (failed with CI set))
 
 bench: compiled bench-tools
 	cd build/compiled && ../../$(BIN)/python -m bench

@@ -39,6 +39,10 @@ TYPED = "123m789p2355s4s [777z]"
 TIMES = "\u00d7"  # the multiplication sign the page writes before a count
 WEIGHT_BUDGET = 300_000  # bytes over the wire for a first load (the budget)
 
+# One pytest-xdist worker runs the module (and the /docs render, test_operations.py): one
+# server and one browser for all its tests, one Chromium on the machine at a time.
+pytestmark = pytest.mark.xdist_group("browser")
+
 
 # ---- the browser, the server, the page ------------------------------------------------------
 

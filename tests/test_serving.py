@@ -32,6 +32,7 @@ PROBLEM = validator("/components/schemas/Problem")
 
 
 @pytest.mark.slow
+@pytest.mark.serial
 @pytest.mark.parametrize(
     "drill",
     [
@@ -86,6 +87,7 @@ def test_answers_given_before_the_app_are_problem_documents(problem: Problem, st
 
 
 @pytest.mark.slow
+@pytest.mark.serial
 def test_requests_that_waited_in_the_backlog_are_refused_unread_and_probes_answered() -> None:
     """The door: a request that waited past half of ZJ_QUEUE_TIMEOUT (0.2 s) before the
     worker took its connection is answered 503 without being read; a probe is answered."""
@@ -139,6 +141,7 @@ def test_requests_that_waited_in_the_backlog_are_refused_unread_and_probes_answe
 
 
 @pytest.mark.slow
+@pytest.mark.serial
 def test_a_refusal_at_the_door_is_held_back_for_a_client_that_has_its_share_in() -> None:
     """The door holds a 503 back for the Retry-After it states (worker.TARPIT) when the
     client already has its share of requests in the worker, so that redialling after each
