@@ -5,7 +5,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 PORT   ?= 8000
 
-.PHONY: help venv serve test test-setup suit-table lint typecheck compiled test-compiled bench bench-tools test-tools browser-tools node-tools container-test load screenshot clean
+.PHONY: help venv serve test test-pure suit-table lint typecheck compiled test-compiled bench bench-tools test-tools browser-tools node-tools container-test load screenshot clean
 
 help:
 	@echo "make serve           run the service with gunicorn on \$$PORT (default 8000)"
@@ -47,23 +47,25 @@ typecheck: venv
 	$(BIN)/mypy
 
 # The suite runs twice: on the source tree (pure Python) and on the compiled build the image
-# ships, where mypyc also enforces the type annotations at run time. The set-up steps run side
-# by side (each on one core at most, or on the network); each build's suite on every core
-# (pytest-xdist; the tests of one xdist_group share a worker); last, alone, each build's
-# timing-sensitive drills (marked serial), which other tests beside them would skew. A plain
-# `pytest` runs everything in one process.
+# ships, where mypyc also enforces the type annotations at run time. Side by side (make -j):
+# the set-up steps, each on one core at most or on the network, and the pure build's suite
+# once lint, types and tools are done, while the compile (on one core) goes on. Each build's
+# suite runs on every core (pytest-xdist; the tests of one xdist_group share a worker); last,
+# alone, each build's timing-sensitive drills (marked serial), which other work beside them
+# would skew. A plain `pytest` runs everything in one process.
 EVERY_CORE := -n auto --dist loadgroup -m "not serial"
 ALONE      := -m serial
 PYTEST_COMPILED := cd build/compiled && ../../$(BIN)/pytest -p no:cacheprovider
 
-test: test-setup
-	$(BIN)/pytest $(EVERY_CORE)
+test:
+	$(MAKE) -j4 --output-sync=line test-pure compiled
 	$(PYTEST_COMPILED) $(EVERY_CORE)
 	$(BIN)/pytest $(ALONE)
 	$(PYTEST_COMPILED) $(ALONE)
 
-test-setup:
-	$(MAKE) -j4 --output-sync=target lint typecheck compiled test-tools
+# The pure build's suite but its drills (make test).
+test-pure: lint typecheck test-tools
+	$(BIN)/pytest $(EVERY_CORE)
 
 compiled: venv
 	bash scripts/compile.sh $(BIN)/python
