@@ -58,7 +58,7 @@ ALONE      := -m serial
 PYTEST_COMPILED := cd build/compiled && ../../$(BIN)/pytest -p no:cacheprovider
 
 test:
-	$(MAKE) -j4 --output-sync=line test-pure compiled
+	$(MAKE) -j4 --no-print-directory test-pure compiled
 	$(PYTEST_COMPILED) $(EVERY_CORE)
 	$(BIN)/pytest $(ALONE)
 	$(PYTEST_COMPILED) $(ALONE)

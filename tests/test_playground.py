@@ -49,7 +49,7 @@ pytestmark = pytest.mark.xdist_group("browser")
 
 def chromium_path() -> str:
     """Debian's chromium; missing, the browser tests skip, but fail under CI (env CI set), where
-    `make test` installs it (the browser-tools target)."""
+    `make test` installs it (the test-tools target)."""
     return require_tool(
         shutil.which("chromium") or shutil.which("chromium-browser"),
         "chromium is not installed (make browser-tools installs Debian's package)",
