@@ -5,7 +5,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 PORT   ?= 8000
 
-.PHONY: help venv serve test suit-table lint typecheck compiled test-compiled bench bench-tools browser-tools node-tools container-test load screenshot clean
+.PHONY: help venv serve test test-pure suit-table lint typecheck compiled test-compiled bench bench-tools test-tools browser-tools node-tools container-test load screenshot clean
 
 help:
 	@echo "make serve           run the service with gunicorn on \$$PORT (default 8000)"
@@ -22,13 +22,14 @@ $(VENV)/.created:
 
 # Serving needs only the runtime dependencies, exactly as the image installs them (hashes
 # checked), and the service itself: a first `make serve` does not wait for the dev toolchain.
-$(VENV)/.serve: requirements.lock pyproject.toml $(VENV)/.created
+# Installed again when the version (service/__init__.py) changes: the metadata carries it.
+$(VENV)/.serve: requirements.lock pyproject.toml service/__init__.py $(VENV)/.created
 	$(BIN)/pip install --quiet --require-hashes --no-deps -r requirements.lock
 	$(BIN)/pip install --quiet --no-deps -e .
 	touch $@
 
 # Everything the tests, linters, type checker and benchmarks use.
-$(VENV)/.dev: pyproject.toml $(VENV)/.created
+$(VENV)/.dev: pyproject.toml service/__init__.py $(VENV)/.created
 	$(BIN)/pip install --quiet --upgrade pip
 	$(BIN)/pip install --quiet -e '.[dev]'
 	touch $@
@@ -47,10 +48,25 @@ typecheck: venv
 	$(BIN)/mypy
 
 # The suite runs twice: on the source tree (pure Python) and on the compiled build the image
-# ships, where mypyc also enforces the type annotations at run time.
-test: lint typecheck browser-tools node-tools
-	$(BIN)/pytest
-	$(MAKE) test-compiled
+# ships, where mypyc also enforces the type annotations at run time. Side by side (make -j):
+# the set-up steps, each on one core at most or on the network, and the pure build's suite
+# once lint, types and tools are done, while the compile (on one core) goes on. Each build's
+# suite runs on every core (pytest-xdist; the tests of one xdist_group share a worker); last,
+# alone, each build's timing-sensitive drills (marked serial), which other work beside them
+# would skew. A plain `pytest` runs everything in one process.
+EVERY_CORE := -n auto --dist loadgroup -m "not serial"
+ALONE      := -m serial
+PYTEST_COMPILED := cd build/compiled && ../../$(BIN)/pytest -p no:cacheprovider
+
+test:
+	$(MAKE) -j4 --no-print-directory test-pure compiled
+	$(PYTEST_COMPILED) $(EVERY_CORE)
+	$(BIN)/pytest $(ALONE)
+	$(PYTEST_COMPILED) $(ALONE)
+
+# The pure build's suite but its drills (make test).
+test-pure: lint typecheck test-tools
+	$(BIN)/pytest $(EVERY_CORE)
 
 compiled: venv
 	bash scripts/compile.sh $(BIN)/python
@@ -61,14 +77,23 @@ suit-table: compiled
 	cd build/compiled && PYTHONPATH=. ../../$(BIN)/python ../../scripts/suit_table.py
 
 test-compiled: compiled
-	cd build/compiled && ../../$(BIN)/pytest -p no:cacheprovider
+	$(PYTEST_COMPILED) $(EVERY_CORE)
+	$(PYTEST_COMPILED) $(ALONE)
+
+# $(call apt-tools,PACKAGES,COMMANDS,SKIPPED[,CHECK]): Debian's PACKAGES, installed in one
+# apt-get run unless every one of COMMANDS is found (and the shell test CHECK passes); where
+# apt-get is not usable (not root), says SKIPPED.
+apt-tools = @(for tool in $(2); do command -v $$tool >/dev/null || exit 1; done $(if $(4),&& $(4))) \
+	|| (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $(1)) \
+	|| echo "$(3)"
+
+# The playground's Chinese labels need a font that draws them (fonts-noto-cjk).
+CJK_FONT := fc-list :lang=zh-tw family 2>/dev/null | grep -q .
 
 # wrk (Debian) drives the HTTP figures and valgrind counts instructions per hand; each is
 # installed when missing and apt-get is usable, else its figures are skipped.
 bench-tools:
-	@command -v wrk >/dev/null && command -v valgrind >/dev/null \
-		|| (apt-get update -qq && apt-get install -y -qq wrk valgrind) \
-		|| echo "wrk or valgrind is not installed: their figures are skipped"
+	$(call apt-tools,wrk valgrind,wrk valgrind,wrk or valgrind is not installed: their figures are skipped)
 
 # Debian's chromium renders GET /docs in tests/test_operations.py and drives the playground in
 # tests/test_playground.py (through Playwright, from the dev dependencies; never its own browser
@@ -76,17 +101,17 @@ bench-tools:
 # here as root; otherwise `sudo apt-get install chromium fonts-noto-cjk` (README). Without them
 # those tests skip, saying why, and fail with CI set (tests/support/tools.py).
 browser-tools:
-	@(command -v chromium >/dev/null && fc-list :lang=zh-tw family 2>/dev/null | grep -q .) \
-		|| (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium fonts-noto-cjk) \
-		|| echo "chromium or fonts-noto-cjk is not installed: the browser tests are skipped (failed with CI set)"
+	$(call apt-tools,chromium fonts-noto-cjk,chromium,chromium or a Chinese font is not installed: the browser tests are skipped (failed with CI set),$(CJK_FONT))
 
 # Debian's node and npm compile and run tests/typescript/, a TypeScript app made from the
 # contract (tests/test_typescript.py). Installed here as root; otherwise `sudo apt-get install
 # nodejs npm`. Without them the test is skipped, saying why, and fails with CI set.
 node-tools:
-	@(command -v node >/dev/null && command -v npm >/dev/null) \
-		|| (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq nodejs npm) \
-		|| echo "node or npm is not installed: the TypeScript client test is skipped (failed with CI set)"
+	$(call apt-tools,nodejs npm,node npm,node or npm is not installed: the TypeScript client test is skipped (failed with CI set))
+
+# Both for `make test`, in one apt-get run (two at once would wait on each other's lock).
+test-tools:
+	$(call apt-tools,chromium fonts-noto-cjk nodejs npm,chromium node npm,chromium or a Chinese font or node or npm is not installed: their tests are skipped (failed with CI set),$(CJK_FONT))
 
 bench: compiled bench-tools
 	cd build/compiled && ../../$(BIN)/python -m bench

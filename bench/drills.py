@@ -8,9 +8,9 @@ itself, and the server is stopped in a ``finally``.
 A drill passes on what holds on any machine, however slow or busy (``tests/test_serving.py``
 asserts it): every request answered, or shed with a 503 problem document, none lost or hung
 (unanswered after ``HANG``), memory bounded, a probe answered before the work queued ahead of
-it. Its timing targets (probe latencies, the storm's rate) measure the machine as much as the
-server: they are printed met or not (``make bench``, ``python -m bench.drills``), never
-asserted.
+it, polite clients' slowest answered before a greedy client's median. Its timing targets
+(probe latencies, the storm's rate) measure the machine as much as the server: they are
+printed met or not (``make bench``, ``python -m bench.drills``), never asserted.
 
 (1) slow:      header tricklers, body tricklers, clients that never read a large answer and
                idle connections at once; every fresh ``/livez`` and ``/v1/score`` probe is
@@ -33,8 +33,11 @@ asserted.
                are queued on one worker is answered before the last of them.
 (7) fair:      a greedy client (900 connections from one address looping scores and batches)
                beside three polite clients on their own addresses: every polite score is
-               answered 200, the greedy client 200 or 503. Targets: polite p99 under 100 ms,
-               the hands scored a second within 10% of the greedy client's alone.
+               answered 200, the greedy client 200 or 503, the polite scores' p99 under the
+               greedy client's median (each from sent to answered, in the same run): the
+               polite clients take turns with the greedy one, not its place in the queue.
+               Targets: polite p99 under 100 ms, the hands scored a second within 10% of
+               the greedy client's alone.
 """
 
 from __future__ import annotations
@@ -614,15 +617,21 @@ def crowd(port: int, seconds: float, connections: int) -> dict[str, Any]:
 
 
 def looping(
-    port: int, seconds: float, connections: int, requests: list[tuple[str, bytes]]
+    port: int,
+    seconds: float,
+    connections: int,
+    requests: list[tuple[str, bytes]],
+    waited: dict[str, Probes] | None = None,
 ) -> dict[str, Any]:
     """``connections`` persistent connections, each sending its next request as soon as the
     last is answered, for ``seconds``: connection ``i`` loops ``requests[i % len(requests)]``.
     A connection the server closes (after its last answer) is dialled again. Outcomes by the
     request's label and status (``failed``: closed or reset with no answer; ``503_problem``:
-    503s that are problem documents with Retry-After). One ``selectors`` loop: a thread per
-    connection would cost more than the server."""
+    503s that are problem documents with Retry-After); into ``waited``, by label, the seconds
+    from each request sent to its 200 in full. One ``selectors`` loop: a thread per connection
+    would cost more than the server."""
     outcomes: dict[str, int] = {}
+    sent: dict[int, float] = {}
     selector = selectors.DefaultSelector()
 
     def count(key: str) -> None:
@@ -644,6 +653,7 @@ def looping(
             try:
                 if events & selectors.EVENT_WRITE:  # connected, or answered: the next request
                     sock.sendall(request)
+                    sent[index] = time.perf_counter()
                     selector.modify(sock, selectors.EVENT_READ, key.data)
                     continue
                 chunk = sock.recv(65536)
@@ -653,6 +663,8 @@ def looping(
             status = fixedrate.response_status(bytes(received))
             if status is not None:
                 count(f"{label}{status}")
+                if status == 200 and waited is not None:
+                    waited.setdefault(label, Probes()).add(time.perf_counter() - sent[index])
                 lowered = bytes(received).lower()
                 if (
                     status == 503
@@ -805,8 +817,8 @@ def fair_share(seconds: float = 4, greedy: int = GREEDY) -> Drill:
     """(7) A greedy client (``greedy`` persistent connections from 127.0.0.1, one in a hundred
     looping 1000-hand batches, the rest scores) alone, then beside three polite clients, each
     on its own address (``POLITE``) sending a single score every ``POLITE_EVERY`` seconds.
-    Every polite request is answered 200, none shed; the
-    greedy client is answered (200, or 503 problem documents) throughout. Targets: polite
+    Every polite request is answered 200, none shed, their p99 under the greedy client's median;
+    the greedy client is answered (200, or 503 problem documents) throughout. Targets: polite
     p99 under 100 ms; the work answered a second (a batch counted as the scores it costs,
     ``cost_in_scores``) within 10% of the greedy client's alone."""
     with server.gunicorn(workers=2, env=ENV) as srv:
@@ -820,9 +832,20 @@ def fair_share(seconds: float = 4, greedy: int = GREEDY) -> Drill:
         ):
             polite = list(pool.map(lambda a: politely(srv.port, a, rate, seconds), POLITE))
         log = srv.log()
-    seen = Probes([s for p in polite for s in p.seconds], sum(p.failed for p in polite))
+    seen, served = (
+        Probes([s for p in probes for s in p.seconds], sum(p.failed for p in probes))
+        for probes in zip(*polite, strict=True)
+    )
+    # Turns by client: a polite score waits for a turn or so, a greedy one for its own client's
+    # queue of hundreds, so even the polite clients' slowest beat the greedy client's median.
+    # With one line for all, a polite score waits in the greedy client's queue: their p99 came
+    # out 1.4-2.3 times its median, against 0.3-0.7 with turns by client (six runs each,
+    # 2026-11-28, the source build, 300 greedy connections, the 2-core machine under other
+    # load). Measured in the same run, both slow down alike on a slow or busy machine.
+    polite_p99, greedy_p50 = served.quantile(0.99), beside["score_p50"]
     holds = {
         "every polite request answered 200": seen.failed == 0 and len(seen.seconds) > 0,
+        "polite p99 under the greedy client's median (sent to answered)": polite_p99 < greedy_p50,
         "the greedy client answered 200 or 503 problem documents, alone and beside": all(
             report.get("200", 0) > 0
             and report.get("503", 0) == report.get("503_problem", 0)
@@ -850,6 +873,10 @@ def fair_share(seconds: float = 4, greedy: int = GREEDY) -> Drill:
     facts = {
         "polite": f"{rate:.0f}/s each ({rate / max(answered, 1):.1%} of the greedy client's"
         " answers a second alone), " + seen.summary(),
+        "sent_to_answered_ms": {
+            "polite": f"p50 {served.quantile(0.5) * 1000:.1f}, p99 {polite_p99 * 1000:.1f}",
+            "greedy_beside": f"p50 {greedy_p50 * 1000:.1f}, p99 {beside['score_p99'] * 1000:.1f}",
+        },
         "greedy_alone": alone,
         "greedy_beside": beside,
         "batch_in_scores": round(batch_cost, 1),
@@ -878,10 +905,13 @@ def cost_in_scores(port: int, batch: bytes, times: int = 10) -> float:
         connection.close()
 
 
-def politely(port: int, address: str, rate: float, seconds: float) -> Probes:
-    """Single scores from ``address`` on one persistent connection, one every ``1 / rate`` s
-    (each timed from when it was due, so that a late answer delays none of the count)."""
-    seen = Probes()
+def politely(port: int, address: str, rate: float, seconds: float) -> tuple[Probes, Probes]:
+    """Single scores from ``address`` on one persistent connection, one every ``1 / rate`` s.
+    Each is timed from when it was due, so that a late answer delays none of the count (what
+    a user waits), and from when it was sent (what the server took, as the greedy client's
+    scores are timed: on a busy machine a polite client falls behind its rate, and the wait
+    from due grows with each late send)."""
+    seen, served = Probes(), Probes()
     connection = http.client.HTTPConnection(
         server.HOST, port, timeout=HANG, source_address=(address, 0)
     )
@@ -889,6 +919,7 @@ def politely(port: int, address: str, rate: float, seconds: float) -> Probes:
     for n in range(int(rate * seconds)):
         due = start + n / rate
         time.sleep(max(0.0, due - time.perf_counter()))
+        sent = time.perf_counter()
         try:
             connection.request(
                 "POST", "/v1/score", SCORE_BODY, {"Content-Type": "application/json"}
@@ -899,14 +930,17 @@ def politely(port: int, address: str, rate: float, seconds: float) -> Probes:
         except (OSError, http.client.HTTPException):
             ok = False
             connection.close()
-        seen.add(time.perf_counter() - due if ok else None)
+        answered = time.perf_counter()
+        seen.add(answered - due if ok else None)
+        served.add(answered - sent if ok else None)
     connection.close()
-    return seen
+    return seen, served
 
 
 def greedy_attack(port: int, seconds: float, connections: int) -> dict[str, Any]:
     """``connections`` from one address looping requests (``fair_share``): answers by
-    status, the hands scored and the seconds it ran."""
+    status, the hands scored, the seconds it ran and its scores' p50 and p99 (seconds from
+    sent to answered 200)."""
     batch = legal_batch()
     score = fixedrate.raw_request(server.HOST, port, "POST", "/v1/score", SCORE_BODY, close=False)
     requests = [
@@ -917,9 +951,14 @@ def greedy_attack(port: int, seconds: float, connections: int) -> dict[str, Any]
     ]
     requests += [("", score)] * 99  # fmt: skip
     started = time.monotonic()
-    outcomes = looping(port, seconds, connections, requests)
+    waited: dict[str, Probes] = {}
+    outcomes = looping(port, seconds, connections, requests, waited)
     ran = time.monotonic() - started
-    report: dict[str, Any] = {}
+    scores = waited.get("", Probes())
+    report: dict[str, Any] = {
+        "score_p50": round(scores.quantile(0.5), 4),
+        "score_p99": round(scores.quantile(0.99), 4),
+    }
     for key, count in outcomes.items():
         status = key.removeprefix("batch ")
         report[status] = report.get(status, 0) + count

@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import random
 from collections.abc import Iterator
+from typing import Any
 
 import pytest
 from flask import Flask
@@ -26,8 +27,16 @@ if os.environ.get("CI"):
 
 @pytest.hookimpl(tryfirst=True)  # before hypothesis' own, which reads the seed
 def pytest_configure(config: pytest.Config) -> None:
-    if os.environ.get("CI") and config.getoption("hypothesis_seed") is None:
+    given = getattr(config, "workerinput", {}).get("hypothesis_seed")
+    if given is not None:  # a pytest-xdist worker: the seed its controller printed
+        config.option.hypothesis_seed = given
+    elif os.environ.get("CI") and config.getoption("hypothesis_seed") is None:
         config.option.hypothesis_seed = str(random.SystemRandom().getrandbits(32))
+
+
+@pytest.hookimpl(optionalhook=True)  # pytest-xdist's: each worker parses the command line anew
+def pytest_configure_node(node: Any) -> None:
+    node.workerinput["hypothesis_seed"] = node.config.getoption("hypothesis_seed")
 
 
 def pytest_report_header(config: pytest.Config) -> str | None:

@@ -1,6 +1,7 @@
 """Cases from other public Zung Jung scorers (../shared/conformance), where they follow the rules.
 
-Skipped cleanly where the corpus is absent (a user's fresh clone has no ../shared).
+Skipped, saying why, where the corpus is absent (a user's fresh clone has no ../shared); failed
+with ``CI`` set, where it is always beside the clone (tests/support/tools.py).
 """
 
 from __future__ import annotations
@@ -16,10 +17,13 @@ from service.domain.rules.hand import Rules, Win
 from service.domain.scoring.payments import payments
 from service.engine import claim, score
 
+from .support.tools import require_tool
+
 CORPUS = Path(__file__).resolve().parents[2] / "shared" / "conformance" / "peer_cases.json"
 
-if not CORPUS.exists():
-    pytest.skip(f"no {CORPUS}: normal in a clone without ../shared", allow_module_level=True)
+require_tool(
+    str(CORPUS) if CORPUS.exists() else None, f"no {CORPUS}: normal in a clone without ../shared"
+)
 
 DATA = json.loads(CORPUS.read_text(encoding="utf-8"))
 SEATS = "ESWN"

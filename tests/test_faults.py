@@ -10,7 +10,7 @@ import pytest
 
 from bench import faults
 
-pytestmark = pytest.mark.slow
+pytestmark = [pytest.mark.slow, pytest.mark.serial]
 
 
 def test_a_killed_worker_is_replaced_and_requests_keep_succeeding() -> None:

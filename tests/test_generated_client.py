@@ -28,6 +28,8 @@ from .support.contract import SPEC_PATH
 from .support.hands import EXAMPLE
 
 PACKAGE = "zj_generated_client"
+# One pytest-xdist worker runs the module: the client is generated once.
+pytestmark = pytest.mark.xdist_group("generated-client")
 
 
 @pytest.fixture(scope="module")

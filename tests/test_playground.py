@@ -41,13 +41,17 @@ TYPED = "123m789p2355s4s [777z]"
 TIMES = "\u00d7"  # the multiplication sign the page writes before a count
 WEIGHT_BUDGET = 300_000  # bytes over the wire for a first load (the issue's budget)
 
+# One pytest-xdist worker runs the module (and the /docs render, test_operations.py): one
+# server and one browser for all its tests, one Chromium on the machine at a time.
+pytestmark = pytest.mark.xdist_group("browser")
+
 
 # ---- the browser, the server, the page ------------------------------------------------------
 
 
 def chromium_path() -> str:
     """Debian's chromium; missing, the browser tests skip, but fail under CI (env CI set), where
-    `make test` installs it (the browser-tools target)."""
+    `make test` installs it (the test-tools target)."""
     return require_tool(
         shutil.which("chromium") or shutil.which("chromium-browser"),
         "chromium is not installed (make browser-tools installs Debian's package)",

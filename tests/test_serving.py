@@ -3,8 +3,9 @@
 Each drill starts the shipped configuration with a 2 s client timeout, bounds its own loops
 and stops its server in a ``finally``; together they take about a minute and a half. What a drill
 passes on holds on any machine, however slow (answered or shed, none hung, nothing lost,
-memory bounded, probes ahead of queued work); its timing targets are printed by ``make bench``
-(the same runs), never asserted here.
+memory bounded, probes ahead of queued work, polite clients ahead of a greedy one's queue:
+times compared only with others of the same run); its timing targets are printed by
+``make bench`` (the same runs), never asserted here.
 """
 
 from __future__ import annotations
@@ -31,6 +32,7 @@ PROBLEM = validator("/components/schemas/Problem")
 
 
 @pytest.mark.slow
+@pytest.mark.serial
 @pytest.mark.parametrize(
     "drill",
     [
@@ -85,6 +87,7 @@ def test_answers_given_before_the_app_are_problem_documents(problem: Problem, st
 
 
 @pytest.mark.slow
+@pytest.mark.serial
 def test_requests_that_waited_in_the_backlog_are_refused_unread_and_probes_answered() -> None:
     """The door: a request that waited past half of ZJ_QUEUE_TIMEOUT (0.2 s) before the
     worker took its connection is answered 503 without being read; a probe is answered."""
@@ -142,6 +145,7 @@ def test_requests_that_waited_in_the_backlog_are_refused_unread_and_probes_answe
 
 
 @pytest.mark.slow
+@pytest.mark.serial
 def test_a_refusal_at_the_door_is_held_back_for_a_client_that_has_its_share_in() -> None:
     """The door holds a 503 back for the Retry-After it states (worker.TARPIT) when the
     client already has its share of requests in the worker, so that redialling after each
@@ -171,7 +175,9 @@ def test_a_refusal_at_the_door_is_held_back_for_a_client_that_has_its_share_in()
         log = srv.log()
     greedy, other = answered["127.0.0.1"], answered["127.0.0.2"]
     assert greedy[0] == 503 and greedy[1] >= stop + worker.TARPIT, answered
-    assert other[0] == 503 and other[1] < stop + worker.TARPIT / 2, answered
+    # Read first, answered at once: most of the hold before the greedy client's refusal, on a
+    # machine of any speed (had both been held, or neither, the two would come together).
+    assert other[0] == 503 and greedy[1] - other[1] >= worker.TARPIT / 2, answered
     assert "Traceback" not in log
 
 

@@ -1,4 +1,5 @@
-"""Tools from outside Python that some tests need (Chromium, Node and npm, hadolint).
+"""Tools and files from outside the repository that some tests need (Chromium, Node and npm,
+hadolint, ../shared's conformance corpus).
 
 Where one is missing, its test skips, saying what to install; with ``CI`` set (any non-empty
 value) it fails instead: a build that skipped them would pass without having run them.
@@ -12,9 +13,10 @@ import pytest
 
 
 def require_tool(found: str | None, why: str) -> str:
-    """``found`` (a tool's path), or the test skips with ``why`` (fails under CI)."""
+    """``found`` (a tool's path, or a file's), or the test skips with ``why`` (fails under CI).
+    Called at a module's top, it skips or fails the whole module, at its collection."""
     if found:
         return found
     if os.environ.get("CI"):
         pytest.fail(f"{why}; CI is set, so this test must run, not skip")
-    pytest.skip(why)
+    pytest.skip(why, allow_module_level=True)
