@@ -153,6 +153,7 @@ def test_earth_is_east_first_discard_and_heaven_the_deal() -> None:
     assert earth.request["win"]["go_around"] == [{"seat": "E", "tile": first["discard"]}]
     assert earth.request["hand"]["melds"] == []
     heaven = selfplay.forced("heaven", seed=1)
+    assert heaven.request is not None
     assert heaven.record["events"] == [{"seat": "E", "win": heaven.request["hand"]["winning_tile"]}]
     assert Counter(parse(heaven.request["hand"]["tiles"])) == Counter(
         parse(heaven.record["deal"]["E"])

@@ -53,6 +53,7 @@ __all__ = [
     "Rig",
     "Setup",
     "Style",
+    "chows",
     "corpus",
     "forced",
     "generate",
@@ -180,6 +181,7 @@ class Played:
     positions: list[Position]
     endings: frozenset[str]
     census: dict[str, list[int]]  # where every tile is at the end: stock, table, each seat
+    drawn: tuple[int, ...]  # the ordinary draws taken, after each event
 
     def payload(self, seat: str | None = None) -> dict[str, Any]:
         """The ``/v1/replay`` body of the record, or of ``seat``'s view of it."""
@@ -274,6 +276,7 @@ class Table:
         self.wall = wall if wall is not None else (77 if self.bonus else 69)
         self.seats = {wind: Seat(wind, styles.get(wind, Style())) for wind in SEATS}
         self.events: list[dict[str, Any]] = []
+        self.drawn_by_event: list[int] = []  # the ordinary draws taken, after each event
         self.positions: list[Position] = []
         self.discarded: list[tuple[str, int]] = []  # every discard, claimed or not
         self.table: list[int] = []  # the discards no one claimed
@@ -361,6 +364,7 @@ class Table:
 
     def _emit(self, wind: str, action: str, value: Any) -> None:
         self.events.append({"seat": wind, action: value})
+        self.drawn_by_event.append(self.drawn)
 
     def _draw(self, seat: Seat, replacement: bool, after_kong: bool = False) -> None:
         """A draw; a bonus tile is laid out at once (its event in place of the draw) and
@@ -477,6 +481,7 @@ class Table:
             robber.held[tile] -= 1
             owner.held[tile] += 1
             self.events.pop()
+            self.drawn_by_event.pop()
         return False
 
     def _discard_win(self, discarder: str, winner: str, robbing: bool) -> dict[str, Any]:
@@ -596,9 +601,9 @@ class Table:
                 self._claim(discarder, seat, "pung", (tile,) * 3)
                 return wind, "claim"
         seat = self.seats[after(discarder.wind)]
-        chows = _chows(seat.held, tile)
-        if chows and self.rng.random() < seat.style.chow:
-            self._claim(discarder, seat, "chow", self.rng.choice(chows))
+        sequences = chows(seat.held, tile)
+        if sequences and self.rng.random() < seat.style.chow:
+            self._claim(discarder, seat, "chow", self.rng.choice(sequences))
             return seat.wind, "claim"
         return None
 
@@ -656,10 +661,11 @@ class Table:
             positions=self.positions,
             endings=frozenset(self.labels),
             census=self.census(),
+            drawn=tuple(self.drawn_by_event),
         )
 
 
-def _chows(held: Sequence[int], tile: int) -> list[tuple[int, int, int]]:
+def chows(held: Sequence[int], tile: int) -> list[tuple[int, int, int]]:
     """The sequences the tile makes with two tiles held."""
     if tile >= 27:
         return []
