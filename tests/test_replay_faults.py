@@ -358,9 +358,8 @@ def test_a_win_on_a_hand_that_does_not_win() -> None:
                 yield played, index
 
     played, index = first_of(places())
-    events = copy.deepcopy(played.record["events"])
-    seat = events[index + 1]["seat"]
-    events[index + 1] = {"seat": seat, "win": events[index]["discard"]}
+    events = copy.deepcopy(played.record["events"][: index + 2])
+    events[index + 1] = {"seat": events[index + 1]["seat"], "win": events[index]["discard"]}
     fault(edited(played, events), index + 1, "not_a_winning_hand")
 
 
