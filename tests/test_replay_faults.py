@@ -308,6 +308,16 @@ def test_a_draw_past_the_wall() -> None:
     fault(payload, last)
 
 
+def test_a_chow_of_the_discard_after_the_last_tile() -> None:
+    """The discard after the last tile may be claimed only to win: W, waiting on it in the
+    middle of a chow, chows it instead."""
+    played = selfplay.forced("final_discard")
+    events = copy.deepcopy(played.record["events"])
+    tile = parse(events[-1]["win"])[0]
+    events[-1] = {"seat": events[-1]["seat"], "chow": compact([tile - 1, tile, tile + 1])}
+    fault(edited(played, events), len(events) - 1)
+
+
 def test_a_draw_after_a_washout() -> None:
     played = first_of(p for p in legal() if p.end == "washout")
     events = copy.deepcopy(played.record["events"])
