@@ -289,13 +289,14 @@ class Table:
     # --- the deal and the wall ----------------------------------------------------------
 
     def _set_up(self, rig: Rig) -> None:
+        """The rig's tiles put in place first, the rest shuffled: the deal, the ordinary
+        draws (``wall`` of them), the 14 replacements, and any tiles beyond (a shorter wall)."""
         ordinary = [tile for tile in range(KINDS) for _ in range(4)]
         bonus = list(BONUS) if self.bonus else []
-        for tiles in (*rig.deal.values(), *rig.draws.values(), rig.last, rig.replacements):
+        placed = (*rig.deal.values(), *rig.draws.values(), rig.last, rig.replacements, rig.aside)
+        for tiles in placed:
             for tile in tiles:
                 (bonus if tile >= KINDS else ordinary).remove(tile)
-        for tile in rig.aside:
-            (bonus if tile >= KINDS else ordinary).remove(tile)
         self.rng.shuffle(ordinary)
         self.dealt: dict[str, list[int]] = {}
         for wind in SEATS:
