@@ -9,14 +9,17 @@ the model's all the same, compared with what the endpoints answer under that bud
 
 from __future__ import annotations
 
+import io
+import json
 import random
 from collections import Counter
 from functools import cache
+from pathlib import Path
 from typing import Any
 
 import pytest
 
-from service import engine
+from service import cli, engine
 from service.domain.review import graded
 from service.domain.tiles import parse
 from service.problems import Problem
@@ -304,3 +307,20 @@ def test_the_answer_says_what_judged() -> None:
     review = engine.replay({"record": {"deal": DEAL, "events": EVENTS}, "review": {}})["review"]
     assert review["model"] == "solo-v1"
     assert "defence" in review["judged"]
+
+
+def test_the_cli_prints_a_seat_s_review_as_a_table(tmp_path: Path) -> None:
+    path = tmp_path / "record.json"
+    path.write_text(json.dumps({"record": {"deal": DEAL, "events": EVENTS}}), encoding="utf-8")
+    out = io.StringIO()
+    assert cli.main(["replay", str(path), "--review", "S"], stdout=out) == 0
+    answer = engine.replay({"record": {"deal": DEAL, "events": EVENTS}, "review": {"seats": ["S"]}})
+    lines = out.getvalue().splitlines()
+    header = lines.index("S  event  kind     played      best        loss      grade")
+    rows = [line.split() for line in lines[header + 1 : header + 3]]
+    decisions = answer["review"]["seats"]["S"]["decisions"]
+    assert rows == [
+        [str(d["event"]), d["kind"], d["played"], d["best"], f"{d['loss']:g}", d["grade"]]
+        for d in decisions
+    ]
+    assert "not its defence" in out.getvalue()
