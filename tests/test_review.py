@@ -20,8 +20,11 @@ from typing import Any
 import pytest
 
 from service import cli, engine
+from service.domain.expectation import Outlooks
+from service.domain.hand import Hand, Rules
 from service.domain.review import graded
 from service.domain.tiles import parse
+from service.operations import OPERATIONS
 from service.problems import Problem
 from tests.support import selfplay
 
@@ -324,3 +327,29 @@ def test_the_cli_prints_a_seat_s_review_as_a_table(tmp_path: Path) -> None:
         for d in decisions
     ]
     assert "not its defence" in out.getvalue()
+
+
+def test_a_review_is_long_work_given_the_server_s_pause() -> None:
+    """With ``review`` the request waits its turn after single ones and takes the pause;
+    without it, replaying is short work."""
+    operation = OPERATIONS["/v1/replay"]
+    body = {"record": {"deal": DEAL, "events": EVENTS}, "review": {}}
+    assert operation.long(body) and operation.long_body(json.dumps(body).encode())
+    assert not operation.long({"record": body["record"]})
+    paused = []
+    answer = operation.answer(body, lambda: paused.append(1))
+    assert answer["review"]["seats"]["S"]["decisions"] and paused
+
+
+def test_a_seat_s_outlook_is_kept_within_its_cap() -> None:
+    """Kept across analyses of one seat with the same melds, made again when the melds
+    change or its tables pass the cap: a review holds at most about one budget of them."""
+    hand = Hand(tuple(parse("123m456p789s1122z")), (), 0)
+    rules = Rules()
+    kept = Outlooks(cap=5)
+    first = kept.get(hand, (), "S", rules)
+    assert kept.get(hand, (), "S", rules) is first
+    assert kept.get(hand, (), "W", rules) is not first
+    again = kept.get(hand, (), "S", rules)
+    again.scores.update({index: 0.0 for index in range(6)})
+    assert kept.get(hand, (), "S", rules) is not again
