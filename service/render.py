@@ -465,6 +465,11 @@ def position(question: Question, model: Model, rules: Any) -> dict[str, Any]:
             "hand": written,
             "win": {"by": win.by, "seat": win.seat, "discarder": win.discarder},
         }
+        # The moment's flags only where the win needs them to stand (review.py).
+        if win.last_tile:
+            body["win"]["last_tile"] = True
+        if win.first_turn:
+            body["win"]["first_turn"] = True
     else:
         body = {"hand": written, "win": {"seat": win.seat}}
         if question.visible:

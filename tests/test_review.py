@@ -272,6 +272,20 @@ def test_a_win_taken_is_a_claim_decision() -> None:
     assert engine.score(south[0]["position"])["score"] == valued < answer["score"]["score"]
 
 
+def test_a_win_that_stands_only_with_the_moment_s_patterns_is_valued_with_them() -> None:
+    """Under a minimum of 136 South's win (135 as the model counts it) stands only with
+    Blessing of Earth: the option is that win, its position the /v1/score body that says so."""
+    events = [{"seat": "E", "discard": "6m"}, {"seat": "S", "win": "6m"}]
+    body = {"record": {"deal": DEAL, "events": events}, "rules": {"minimum": 136}}
+    answer = engine.replay({**body, "review": {"seats": ["S"]}})
+    decision = answer["review"]["seats"]["S"]["decisions"][0]
+    assert decision["played"] == "win"
+    assert decision["position"]["win"]["first_turn"] is True
+    assert engine.score(decision["position"])["score"] == answer["score"]["score"]
+    valued = decision["played_figures"]["expected"]["expected_score"]
+    assert valued == answer["score"]["score"]
+
+
 def test_hidden_seats_are_not_reviewable() -> None:
     deal = {**DEAL, "W": None}
     record = {"deal": deal, "events": EVENTS}

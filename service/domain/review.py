@@ -304,13 +304,26 @@ class _Reviewer:
             tuple(table.flowers[self.at]),
             tuple(table.seasons[self.at]),
         )
-        by_discard = Win("discard", self.seat, t.SEATS[discarder])
-        try:
-            scored = scoring.score(won, by_discard, self.rules)
-        except ScoringError:
-            pass
-        else:
+        # A win as the model counts it (no incidental pattern); failing that, one that reaches
+        # the minimum only with the moment's (the last tile, Blessing of Earth), as the record
+        # would score it, is a win all the same.
+        first_turn = discarder == 0 and len(table.discards) == 1 and table.claims == 0
+        for by_discard in (
+            Win("discard", self.seat, t.SEATS[discarder]),
+            Win(
+                "discard",
+                self.seat,
+                t.SEATS[discarder],
+                last_tile=table.wall_left == 0,
+                first_turn=first_turn,
+            ),
+        ):
+            try:
+                scored = scoring.score(won, by_discard, self.rules)
+            except ScoringError:
+                continue
             found.append(_Claim(WIN, None, float(scored.score), won, by_discard))
+            break
         if table.wall_left == 0:  # the discard after the last tile: only a win may claim it
             return _Chance(index, discarder, found, table, self.at) if found else None
         if held[tile] >= 3 and table.replacements < replays.REPLACEMENTS:
