@@ -367,3 +367,18 @@ def test_a_seat_s_outlook_is_kept_within_its_cap() -> None:
     again = kept.get(hand, (), "S", rules)
     again.scores.update({index: 0.0 for index in range(6)})
     assert kept.get(hand, (), "S", rules) is not again
+
+
+def test_every_ending_is_reviewed(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A record of each ending (robbing a kong, the last tile, a kong's replacement, Heaven,
+    Earth, a washout, ...) reviews every known seat: each discard a decision, each claim
+    decision's play among its options."""
+    monkeypatch.setenv("ZJ_EXPECT_STATES", "300")
+    for ending in selfplay.ENDINGS:
+        played = selfplay.forced(ending, 0)
+        answer = engine.replay({**played.payload(), "review": {}})
+        made = decisions(answer)
+        assert sum(d["kind"] == "discard" for _, d in made) == len(played.positions), ending
+        for _, decision in made:
+            if decision["kind"] == "claim":
+                assert decision["played"] in [o["play"] for o in decision["options"]]
