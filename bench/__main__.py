@@ -32,6 +32,7 @@ from . import (
     instructions,
     peer,
     report,
+    review_bench,
     sheet_bench,
     wrk,
 )
@@ -108,6 +109,7 @@ def engine_section(hands: int) -> None:
     instructions_section(max(500, hands // 5))
     analysis_section()
     expect_section()
+    review_section()
     sheet_section()
 
 
@@ -143,6 +145,33 @@ def expect_section() -> None:
             "Expected score: service.engine.discards with expect (17 draws left), 14-tile hands"
             " not seen before (caches warmed on others), every discard up to 3-shanten evaluated",
             ["hands", "median / p99", "hands searched", "over budget", "target", ""],
+            rows,
+        )
+    )
+
+
+REVIEW_TARGETS = {"one seat (S)": 1.0, "four seats": 3.0}  # median seconds
+
+
+def review_section() -> None:
+    rows = []
+    for row in review_bench.measure():
+        target = REVIEW_TARGETS[row.seats]
+        rows.append(
+            [
+                f"{row.seats} ({row.records} records)",
+                f"{row.median_s:,.2f} / {row.p99_s:,.2f} s",
+                f"{row.decisions:g}",
+                f"{row.not_assessed}",
+                f"<= {target:g} s median",
+                verdict(row.median_s <= target),
+            ]
+        )
+    print(
+        table(
+            "Hand-record review: service.engine.replay with review (default budget), self-played"
+            " records not seen before (caches warmed on others)",
+            ["review", "median / p99", "decisions (median)", "not assessed", "target", ""],
             rows,
         )
     )

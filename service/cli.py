@@ -85,6 +85,13 @@ def _parser() -> argparse.ArgumentParser:
     replay = commands.add_parser("replay", help="a hand as played: checked, its end scored")
     replay.add_argument("source", help="the record as JSON (POST /v1/replay's body), - for stdin")
     replay.add_argument("--json", action="store_true", help="print the response JSON instead")
+    replay.add_argument(
+        "--review",
+        action="append",
+        choices="ESWN",
+        metavar="SEAT",
+        help="review this seat's decisions (repeat for more seats)",
+    )
     _profiles_option(replay)
     for command, size in ((waits, 13), (discards, 14)):
         command.add_argument(
@@ -532,7 +539,15 @@ def describe_sheet(response: dict[str, Any]) -> str:
 
 
 def describe_replay(response: dict[str, Any]) -> str:
-    """A readable replay: how the hand ended and, for a win, how it was won and its score."""
+    """A readable replay: how the hand ended and, for a win, how it was won and its score;
+    with a review, each reviewed seat's decisions as a table."""
+    ended = _describe_end(response)
+    if "review" not in response:
+        return ended
+    return "\n\n".join([ended, describe_review(response["review"])])
+
+
+def _describe_end(response: dict[str, Any]) -> str:
     played = f"{response['events']} events, {response['wall_left']} draws left in the wall"
     if response["end"] == "washout":
         return f"End      washout: the wall is spent and its last discard passed ({played})"
@@ -552,6 +567,30 @@ def describe_replay(response: dict[str, Any]) -> str:
     if "go_around" in win:
         lines.append("Go-around " + ", ".join(f"{d['seat']} {d['tile']}" for d in win["go_around"]))
     return "\n".join([*lines, describe(response["score"])])
+
+
+def describe_review(review: dict[str, Any]) -> str:
+    """Each reviewed seat's decisions, one a line (event, kind, played, best, loss, grade),
+    and its summary."""
+    lines = [f"Review   by {review['model']}, {review['objective'].replace('_', ' ')}: "
+             "the seat's own hand only, not its defence"]  # fmt: skip
+    for seat, reviewed in review["seats"].items():
+        lines.append(f"\n{seat}  event  kind     played      best        loss      grade")
+        for decision in reviewed["decisions"]:
+            loss = "-" if decision["loss"] is None else f"{decision['loss']:g}"
+            lines.append(
+                f"   {decision['event']:>5}  {decision['kind']:<7}  {decision['played']:<10}"
+                f"  {decision['best']:<10}  {loss:<8}  {decision['grade'].replace('_', ' ')}"
+            )
+        summary = reviewed["summary"]
+        grades = ", ".join(
+            f"{count} {grade.replace('_', ' ')}" for grade, count in summary["grades"].items()
+        )
+        lines.append(
+            f"   {summary['decisions']} decisions, {summary['assessed']} assessed,"
+            f" {summary['expected_lost']:g} lost: {grades}"
+        )
+    return "\n".join(lines)
 
 
 def main(argv: Sequence[str] | None = None, stdin: TextIO = sys.stdin,
@@ -583,6 +622,9 @@ def _payload(args: argparse.Namespace, source: str | None, stdin: TextIO) -> Any
         raise BadArgument(f"cannot read the request: {error}") from None
     if args.command == "score" and args.explain and isinstance(payload, dict):
         payload["explain"] = True
+    if args.command == "replay" and args.review and isinstance(payload, dict):
+        asked = payload.get("review")
+        payload["review"] = {**(asked if isinstance(asked, dict) else {}), "seats": args.review}
     if args.command in ("waits", "discards") and isinstance(payload, dict):
         expect = _expect(args)
         if expect is not None:

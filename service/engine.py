@@ -15,6 +15,7 @@ from .domain.analysis import analysis
 from .domain.analysis.expectation import Model
 from .domain.errors import ScoringError
 from .domain.records import replay as replays
+from .domain.records import review as reviews
 from .domain.scoring import payments as pay
 from .domain.scoring import scoring
 from .domain.sheets import claims, sheets
@@ -31,6 +32,7 @@ from .request import (
     WaitsRequestSchema,
     loader,
 )
+from .request.models import make_expect
 from .settings import EXPECT_STATES, setting
 
 # Each operation's request loader, made once (Final: compiled, read as a constant, not looked
@@ -108,21 +110,39 @@ def claim(payload: Any) -> dict[str, Any]:
     return render.claim_response(claimed, pay.payments(claimed.score, request["win"], rules))
 
 
-def replay(payload: Any) -> dict[str, Any]:
+def replay(payload: Any, pause: Callable[[], None] | None = None) -> dict[str, Any]:
     """POST /v1/replay: a hand record checked event by event; how it ended and, for a win,
     its score (as ``score`` answers the request it amounts to, payments included) and that
-    request."""
+    request; with ``review``, its seats' decisions reviewed (``pause``: the server's, as for
+    ``expect``)."""
     request = _REPLAY.load(payload)
     rules = request["rules"]
+    record = request["record"]
+    asked = request["review"]
     try:
-        replayed = replays.replay(request["record"], rules.bonus_tiles)
+        replayed = replays.replay(record, rules.bonus_tiles)
         won = replayed.won
-        if won is None:
-            return render.replay_response(rules, replayed, None, None)
-        best = replays.scored(won, rules)
+        best = None if won is None else replays.scored(won, rules)
+        if asked is not None:
+            seats = reviews.seats_asked(record, asked.get("seats"))
+            question = asked["expect"] or {}
+            model = make_expect(
+                discard_rate=question.get("discard_rate", 0.0),
+                objective=question.get("objective", "expected_score"),
+            ).within(setting(EXPECT_STATES))
+            reviewed = reviews.review(record, rules, seats, model, pause)
     except ScoringError as error:
         raise Problem.of(error) from None
-    return render.replay_response(rules, replayed, best, pay.payments(best.score, won.win, rules))
+    if won is None or best is None:
+        body = render.replay_response(rules, replayed, None, None)
+    else:
+        body = render.replay_response(
+            rules, replayed, best, pay.payments(best.score, won.win, rules)
+        )
+    if asked is not None:
+        given = payload.get("rules")
+        body["review"] = render.review(reviewed, model, given)
+    return body
 
 
 def settle(payload: Any, pause: Callable[[], None] | None = None) -> dict[str, Any]:

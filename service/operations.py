@@ -82,7 +82,7 @@ OPERATIONS: Final = {
         Operation("/v1/claim", "claim", _one),
         Operation("/v1/score/batch", "batch", _each_scored, background=True),
         Operation("/v1/settle", "settle", _each_won, background=True),
-        # Replaying is short work; a review of the decisions (not offered yet) will be long.
+        # Replaying is short work; a review of its decisions (`review`) is long.
         Operation("/v1/replay", "replay", _won, long_with="review"),
     )
 }

@@ -11,10 +11,11 @@ from __future__ import annotations
 from typing import Any, Final
 
 from .domain.analysis.analysis import Analysis, Discard, Expectation
-from .domain.analysis.expectation import Figures
+from .domain.analysis.expectation import Figures, Model
 from .domain.analysis.waits import Wait
 from .domain.memo import IntMemo
 from .domain.records.replay import Replayed
+from .domain.records.review import GRADES, Decision, Option, Question, Reviewed
 from .domain.rules import tiles as t
 from .domain.rules.decompose import Arrangement
 from .domain.rules.hand import SET_KINDS, Hand, Meld, Rules, Win, set_text, set_tiles, tile_keys
@@ -368,4 +369,116 @@ def replay_response(
     if won is not None and score is not None and payments is not None:
         body["score"] = score_response(score, payments)
         body["request"] = score_request(won.hand, won.win)
+    return body
+
+
+# What judged a review, in words (API.md "Hand records"): the model's reach and its limits.
+JUDGED: Final = (
+    "solo-v1 (the expected-score model) weighs the reviewed seat's own hand only: the tiles"
+    " it may still draw and the discards it may win on. It does not judge defence (whether a"
+    " discard is safe against another seat's hand) nor read what the others hold; its figures"
+    " are a lower bound where its search was bounded."
+)
+
+
+def review(reviewed: list[Reviewed], model: Model, rules: Any) -> dict[str, Any]:
+    """A record's review: what judged, and each seat's decisions and summary; each position
+    carries the request's own ``rules`` as given (``rules``: None if none was given)."""
+    return {
+        "model": "solo-v1",
+        "judged": JUDGED,
+        "discard_rate": model.discard_rate,
+        "objective": model.objective,
+        "seats": {
+            seat.seat: {
+                "summary": _summary(seat),
+                "decisions": [_decision(decision, model, rules) for decision in seat.decisions],
+            }
+            for seat in reviewed
+        },
+    }
+
+
+def _summary(seat: Reviewed) -> dict[str, Any]:
+    grades = seat.grades()
+    return {
+        "decisions": len(seat.decisions),
+        "assessed": len(seat.decisions) - grades[GRADES[-1]],
+        "best": grades["best"],
+        "expected_lost": seat.expected_lost(),
+        "grades": grades,
+    }
+
+
+def _decision(decision: Decision, model: Model, rules: Any) -> dict[str, Any]:
+    played = decision.played
+    rendered: dict[str, Any] = {
+        "event": decision.event,
+        "kind": decision.kind,
+        "draws_left": decision.draws_left,
+        "played": played.play,
+        "best": decision.best.play,
+        "fastest": decision.fastest.play,
+        "rank": decision.rank,
+        "of": len(decision.options),
+        "played_figures": _option_figures(played),
+        "best_figures": _option_figures(decision.best),
+        "loss": decision.loss,
+        "grade": decision.grade,
+        "position": position(played.question, model, rules),
+    }
+    if decision.kind == "claim":
+        rendered["options"] = [
+            {"play": option.play, **_option_figures(option)} for option in decision.options
+        ]
+    return rendered
+
+
+def _option_figures(option: Option) -> dict[str, Any]:
+    return {
+        "shanten": option.shanten,
+        "useful_remaining": option.useful_remaining,
+        "expected": _figures(option.expected),
+    }
+
+
+def position(question: Question, model: Model, rules: Any) -> dict[str, Any]:
+    """The body that asks ``question`` of its endpoint (``/v1/discards``, ``/v1/waits`` with
+    ``expect``; ``/v1/score`` for a win)."""
+    hand = question.hand
+    written: dict[str, Any] = {
+        "tiles": t.compact(hand.tiles),
+        "melds": [
+            {"kind": meld.kind, "tiles": meld.text, "concealed": meld.concealed}
+            for meld in hand.melds
+            if isinstance(meld, Meld)
+        ],
+    }
+    if hand.flowers:
+        written["flowers"] = list(hand.flowers)
+    if hand.seasons:
+        written["seasons"] = list(hand.seasons)
+    win = question.win
+    if question.endpoint == "score":
+        written["winning_tile"] = t.repeated(hand.winning_tile)
+        body: dict[str, Any] = {
+            "hand": written,
+            "win": {"by": win.by, "seat": win.seat, "discarder": win.discarder},
+        }
+        # The moment's flags only where the win needs them to stand (review.py).
+        if win.last_tile:
+            body["win"]["last_tile"] = True
+        if win.first_turn:
+            body["win"]["first_turn"] = True
+    else:
+        body = {"hand": written, "win": {"seat": win.seat}}
+        if question.visible:
+            body["visible"] = t.compact(question.visible)
+        body["expect"] = {
+            "draws_left": question.draws_left,
+            "discard_rate": model.discard_rate,
+            "objective": model.objective,
+        }
+    if rules is not None:
+        body["rules"] = rules
     return body

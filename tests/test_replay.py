@@ -455,11 +455,6 @@ def test_at_most_400_events() -> None:
     assert fault(body, "invalid_request") == ("record.events", f"at most {MAX_EVENTS} items")
 
 
-def test_a_review_is_not_offered_yet() -> None:
-    body = {**ENDINGS["self_draw"][0], "review": {"seats": ["S"]}}
-    assert fault(body, "invalid_request") == ("review", "unknown field: remove it")
-
-
 def test_play_yields_what_each_seat_sees() -> None:
     # Before N's draw: W has punged E's 1m and discarded 9p. S sees the 9p and W's pung;
     # W's pung is its own meld, not among what it sees.

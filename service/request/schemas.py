@@ -458,12 +458,36 @@ class RecordSchema(_Model):
     events = BoundedList(fields.Nested(EventSchema), MAX_EVENTS, load_default=tuple)
 
 
+def _seats_once(seats: list[str]) -> None:
+    if len(set(seats)) != len(seats):
+        raise ValidationError("each seat at most once")
+
+
+class ReviewExpectSchema(Schema):
+    """A review's question to the model: ``expect`` without ``draws_left``, which each
+    decision takes from the record."""
+
+    discard_rate = Number(load_default=0.0, validate=validate.Range(0, 1))
+    objective = fields.String(
+        load_default="expected_score", validate=_one_of("expected_score", "win_probability")
+    )
+
+
+class ReviewSchema(Schema):
+    """``review``: the seats whose decisions are reviewed (default: every seat whose tiles
+    are known) and the model's question."""
+
+    seats = BoundedList(fields.String(validate=SEAT), len(t.SEATS), validate=_seats_once)
+    expect = fields.Nested(ReviewExpectSchema, load_default=None)
+
+
 class ReplayRequestSchema(Schema):
-    """POST /v1/replay: a hand record checked, its end scored. (A review of its decisions is
-    not offered yet: ``review`` is refused as any unknown field.)"""
+    """POST /v1/replay: a hand record checked, its end scored; with ``review``, the decisions
+    of its seats reviewed."""
 
     record = fields.Nested(RecordSchema, required=True)
     rules = fields.Nested(RulesSchema, load_default=Rules)
+    review = fields.Nested(ReviewSchema, load_default=None)
 
 
 class SheetHandSchema(_Model):

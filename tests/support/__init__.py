@@ -5,5 +5,7 @@
 ``handgen`` and ``strategies``: the legal-hand generator and its hypothesis strategies, which
 the benchmarks (bench/) draw their hands from too; ``tools``: the outside tools some tests
 need (skipped where missing, failed with ``CI`` set); ``oracle``: shanten from its definition,
-written apart from the service's analysis.
+written apart from the service's analysis; ``selfplay``: hand records of four simple players
+(every ending on demand), each with the score request it amounts to by the generator's own
+books, written apart from the replay.
 """

@@ -25,7 +25,7 @@ from ..rules import tiles as t
 from ..rules.hand import Hand, Meld, Rules, Win, declared_melds, visible
 from ..rules.patterns import table_for
 from .distance import FAR, POWERS, Room, suit_distances
-from .expectation import Figures, Limited, Model, Outlook, Pause, Search, expect
+from .expectation import Figures, Limited, Model, Outlook, Outlooks, Pause, Search, expect
 from .waits import Wait, scored_wait, ways_to_win
 
 
@@ -88,9 +88,11 @@ def waits_analysis(
     seen: Sequence[int] = (),
     model: Model | None = None,
     pause: Pause | None = None,
+    kept: Outlooks | None = None,
 ) -> tuple[Analysis, list[Wait], Figures | None, Expectation | None]:
     """POST /v1/waits: a 13-tile hand's analysis and, for each of its waits, what it scores;
-    with a ``model``, the figures of its best play."""
+    with a ``model``, the figures of its best play (``kept``: the outlook of analyses before
+    it, a review's)."""
     melds = declared_melds(hand, size=13)
     ways = ways_to_win(hand, melds, win, rules)
     shape = Shape(melds, table_for(rules).wins)
@@ -101,7 +103,7 @@ def waits_analysis(
     if model is None:
         return analysis, scored, None, None
     figures, expectation = _expected(
-        [hand], [analysis.shanten], melds, win.seat, rules, unseen, model, pause
+        [hand], [analysis.shanten], melds, win.seat, rules, unseen, model, pause, kept
     )
     return analysis, scored, figures[0], expectation
 
@@ -113,9 +115,11 @@ def discards(
     seen: Sequence[int] = (),
     model: Model | None = None,
     pause: Pause | None = None,
+    kept: Outlooks | None = None,
 ) -> tuple[int, list[Discard], Expectation | None]:
     """POST /v1/discards: a 14-tile hand's shanten (-1 if it wins) and each discard, ranked;
-    with a ``model``, each discard's figures, ranked by its objective first."""
+    with a ``model``, each discard's figures, ranked by its objective first (``kept``: as for
+    ``waits_analysis``)."""
     melds = declared_melds(hand, size=14, won=False)
     ways = ways_to_win(hand, melds, win, rules)
     shape = Shape(melds, table_for(rules).wins)
@@ -137,7 +141,7 @@ def discards(
         return shanten, found, None
     left = [waiting[discard.tile] for discard in found]
     away = [discard.analysis.shanten for discard in found]
-    figures, expectation = _expected(left, away, melds, win.seat, rules, unseen, model, pause)
+    figures, expectation = _expected(left, away, melds, win.seat, rules, unseen, model, pause, kept)
     expected = [
         Discard(discard.tile, discard.analysis, discard.waits, figure)
         for discard, figure in zip(found, figures, strict=True)
@@ -172,6 +176,7 @@ def _expected(
     unseen: list[int],
     model: Model,
     pause: Pause | None,
+    kept: Outlooks | None = None,
 ) -> tuple[list[Figures | None], Expectation]:
     """Each 13-tile hand's figures, in order (lowest ``shanten`` first), from one budget of
     states for the request: an evaluation that does not fit what is left of it has none
@@ -182,7 +187,12 @@ def _expected(
     along its own shortest ways only (RULES.md §8). If such a hand's figures come out best, it
     is searched again with its step off, as its 13 tiles alone would be: the answer's best
     discard always has the figures /v1/waits gives its 13 tiles."""
-    outlook = Outlook(hands[0], melds, seat, rules)
+    # An outlook's tables are pure functions of the hands met: kept or new, the same figures.
+    outlook = (
+        Outlook(hands[0], melds, seat, rules)
+        if kept is None
+        else kept.get(hands[0], melds, seat, rules)
+    )
     nearest = min(shanten)
     budget = _Budget(model)
     figures: list[Figures | None] = []

@@ -288,6 +288,30 @@ class Outlook(Room[Moves]):
         return distance, lower, keep
 
 
+class Outlooks:
+    """The outlook of one seat's analyses kept across a request (a review's decisions): its
+    hands' moves and its wins' scores met again from one decision to the next, where the melds,
+    bonus tiles and seat are the same. At most ``cap`` hands and wins are kept, as one search's
+    budget bounds its own: past that the next analysis starts afresh, so a long record never
+    holds more."""
+
+    __slots__ = ("cap", "kept", "key")
+
+    def __init__(self, cap: int) -> None:
+        self.cap = cap
+        self.kept: Outlook | None = None
+        self.key: tuple[object, ...] = ()
+
+    def get(self, hand: Hand, melds: tuple[Meld, ...], seat: str, rules: Rules) -> Outlook:
+        """An outlook for ``hand`` (its melds, bonus tiles and seat): the kept one if it fits."""
+        key = (melds, hand.flowers, hand.seasons, seat, id(rules))
+        kept = self.kept
+        if kept is None or key != self.key or len(kept.known) + len(kept.scores) > self.cap:
+            kept = self.kept = Outlook(hand, melds, seat, rules)
+            self.key = key
+        return kept
+
+
 def _suit_forms(key: int) -> tuple[int, int, int, int, int, int]:
     """What the irregular forms read of one whole suit: its pairs (four alike are two), and as
     masks its kinds held an odd number of times, its terminals and honours held, held twice or
