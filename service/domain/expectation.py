@@ -60,7 +60,7 @@ Limited = Literal["too_far", "budget"]
 
 MAX_SHANTEN: Final = 3  # farther hands get no figures (API.md): ``too_far``
 OTHERS: Final = 3  # the other players' discards in a turn
-WHOLE: Final = 20_000  # the most hands a whole search may reach (``_fits_whole``)
+WHOLE: Final = 20_000  # the most hands a whole search may reach (``fits_whole``)
 
 # A hand's concealed tiles as one int: each suit's counts in base 5 (the analysis' suit
 # digits) at its own 21 bits.
@@ -824,7 +824,7 @@ def expect(
     if outlook.moves(root)[0] - 1 > MAX_SHANTEN:
         return None, Search(0, False, "too_far")
     held = [count + left for count, left in zip(counts, unseen, strict=True)]
-    if _fits_whole(len(hand.tiles), model):
+    if fits_whole(len(hand.tiles), model):
         graph = _Graph(outlook, held, model)
         try:
             _search_all(graph, root, model.draws_left, pause)
@@ -840,7 +840,7 @@ def expect(
     return _figures(graph, model, pause), Search(graph.states, False)
 
 
-def _fits_whole(concealed: int, model: Model) -> bool:
+def fits_whole(concealed: int, model: Model) -> bool:
     """Whether every hand within reach surely fits the budget, and ``WHOLE`` (the whole search
     tries every draw and discard of every hand: beyond a few thousand hands, the bounded
     search answers in a fraction of its time). Counted from above, before searching: the
