@@ -33,7 +33,7 @@ from dataclasses import dataclass
 from math import comb
 from typing import Final, Literal, TypeAlias
 
-from librt.vecs import append, extend, vec
+from librt.vecs import append, vec
 from mypy_extensions import i64
 
 from . import tiles as t
@@ -258,15 +258,17 @@ class Outlook(Room[Moves]):
     def read(self, hand: int) -> tuple[int, int, int]:
         """``hand``'s distance to a win (0: it wins; shanten + 1), the tiles whose draw
         lowers it and the tiles whose discard keeps it, as masks."""
-        keys = [
-            (hand >> _SHIFT * suit & _DIGITS) + suit * SUIT + self.melded[suit] for suit in range(4)
-        ]
+        melded = self.melded
+        characters = (hand & _DIGITS) + melded[0]
+        circles = (hand >> _SHIFT & _DIGITS) + SUIT + melded[1]
+        bamboo = (hand >> 2 * _SHIFT & _DIGITS) + 2 * SUIT + melded[2]
+        honours = (hand >> 3 * _SHIFT & _DIGITS) + 3 * SUIT + melded[3]
         distance, lower, keep = _joined_at(
-            self.pair(keys[0], keys[1]), self.pair(keys[2], keys[3]), 2 * self.sets + 1
+            self.pair(characters, circles), self.pair(bamboo, honours), 2 * self.sets + 1
         )
         if self.seven_pairs or self.thirteen_terminals:  # only without melds: keys are whole
             pairs = odd = held = paired = triples = plain = 0
-            for key in keys:
+            for key in (characters, circles, bamboo, honours):
                 forms = _suit_forms(key)
                 pairs += forms[0]
                 odd |= forms[1]
@@ -497,8 +499,10 @@ class _Graph:
         number = len(self.child_ends)
         self.drawn_index[drawn] = number
         self.child_ends = append(self.child_ends, 0)
-        hands = [self.hand(drawn - _UNIT[tile]) for tile in _bits(discards)]
-        self.children = extend(self.children, hands)  # after: ``hand`` lists no children
+        # One by one (``hand`` lists no children): a vector extended from a list asks it for
+        # a buffer first, and its refusal formats an error message, ~1,700 instructions.
+        for tile in _bits(discards):
+            self.children = append(self.children, self.hand(drawn - _UNIT[tile]))
         self.child_ends[number] = len(self.children)
         return number
 
