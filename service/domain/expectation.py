@@ -507,6 +507,18 @@ class _Graph:
         return number
 
 
+_POWERS: Final = vec[i64]([5**place for place in range(9)])
+
+
+def _suits(hand: int) -> vec[i64]:
+    """A packed hand's four suits' digits, as native ints: a hand's draws read their copies
+    left from them (the few draws that help, where ``lefts`` counts all 34 kinds)."""
+    suits = vec[i64]()
+    for suit in range(4):
+        suits = append(suits, hand >> _SHIFT * suit & _DIGITS)
+    return suits
+
+
 def _held(hand: int) -> int:
     """The mask of the kinds a hand holds (``_suit_forms``: its orphans and other kinds)."""
     held = 0
@@ -561,18 +573,19 @@ def _search_bounded(
         listed: i64 = 0  # the draws listed already (the step off's, from the root)
         for edge in range(graph.starts[number], graph.ends[number]):
             listed |= t.bit(graph.tiles[edge])
-        lefts = graph.lefts(hand)
+        suits = _suits(hand)
         for tile in _bits(graph.helps[number] & ~listed):
-            if lefts[tile] <= 0:
+            left = graph.drawable[tile] - suits[tile // 9] // _POWERS[tile % 9] % 5
+            if left <= 0:
                 continue
             drawn = hand + _UNIT[tile]
             if graph.distance[number] == 1:
                 won = graph.outlook.score(drawn, tile, True)
                 if won >= 0:
-                    graph.draw(number, tile, lefts[tile], -1, won)
+                    graph.draw(number, tile, left, -1, won)
             else:
                 keep = graph.outlook.moves(drawn)[2]
-                graph.draw(number, tile, lefts[tile], graph.after_draw(drawn, keep), -1.0)
+                graph.draw(number, tile, left, graph.after_draw(drawn, keep), -1.0)
         if pause is not None and number & 255 == 0:
             pause()
 
