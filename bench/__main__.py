@@ -136,6 +136,7 @@ def expect_section() -> None:
                 f"{row.median_ms:,.1f} / {row.p99_ms:,.1f} ms",
                 f"{row.median_states:,.0f}",
                 f"{row.over_budget}",
+                f"{row.exhaustive}",
                 " / ".join(targets) or "within the budget or none",
                 verdict(met),
             ]
@@ -144,7 +145,7 @@ def expect_section() -> None:
         table(
             "Expected score: service.engine.discards with expect (17 draws left), 14-tile hands"
             " not seen before (caches warmed on others), every discard up to 3-shanten evaluated",
-            ["hands", "median / p99", "hands searched", "over budget", "target", ""],
+            ["hands", "median / p99", "hands searched", "over budget", "exhaustive", "target", ""],
             rows,
         )
     )

@@ -2,10 +2,12 @@
 ``expect`` (17 draws left, no discard wins), on seeded 14-tile hands the service has not seen.
 
 Method: winning hands from ``handgen`` with up to five tiles swapped for others, kept by the
-hand's shanten (0-3) until each shanten has its share; the caches are warmed on another seed's
-hands (as a live server's are by the hands before), then each hand is timed alone. Printed
-per shanten: median and p99 milliseconds, the median of the hands searched
-(``expectation.states``), and how many answers had a discard without figures for the budget.
+hand's shanten (0-3; a hand that already wins, -1, counts with the ready ones) until each
+shanten has its share; the caches are warmed on another seed's hands (as a live server's are by
+the hands before), then each hand is timed alone. Printed per shanten: median and p99
+milliseconds, the median of the hands searched (``expectation.states``), how many answers had
+a discard without figures for the budget, and how many were searched exhaustively (every
+discard with figures by the whole search: ``expectation.search``).
 """
 
 from __future__ import annotations
@@ -30,10 +32,12 @@ class ExpectFigures:
     p99_ms: float
     median_states: float
     over_budget: int
+    exhaustive: int
 
 
 def hands(per_shanten: int, seed: int) -> dict[int, list[dict[str, Any]]]:
-    """``per_shanten`` /v1/discards bodies (without ``expect``) for each shanten 0-3."""
+    """``per_shanten`` /v1/discards bodies (without ``expect``) for each shanten 0-3 (a hand
+    that wins, -1, is one of the ready hands: its best play is to go on from ready)."""
     from service import engine
     from service.domain.rules import tiles as t
 
@@ -48,7 +52,7 @@ def hands(per_shanten: int, seed: int) -> dict[int, list[dict[str, Any]]]:
             held[rng.randrange(len(held))] = rng.randrange(34)
         body["hand"]["tiles"] = t.compact(sorted(held))
         try:
-            shanten = engine.discards(body)["shanten"]
+            shanten = max(0, engine.discards(body)["shanten"])
         except engine.Problem:
             continue  # a fifth copy
         if shanten in found and len(found[shanten]) < per_shanten:
@@ -66,13 +70,14 @@ def measure(per_shanten: int = 20, seed: int = 20_261_127) -> list[ExpectFigures
     for shanten, bodies in hands(per_shanten, seed).items():
         times = []
         states = []
-        over = 0
+        over = exhaustive = 0
         for body in bodies:
             start = time.perf_counter()
             answer = engine.discards({**body, "expect": EXPECT})
             times.append((time.perf_counter() - start) * 1e3)
             states.append(answer["expectation"]["states"])
             over += answer["expectation"]["limited"] == "budget"
+            exhaustive += answer["expectation"]["search"] == "exhaustive"
         figures.append(
             ExpectFigures(
                 shanten,
@@ -81,6 +86,7 @@ def measure(per_shanten: int = 20, seed: int = 20_261_127) -> list[ExpectFigures
                 statistics.quantiles(times, n=100)[98] if len(times) > 1 else times[0],
                 statistics.median(states),
                 over,
+                exhaustive,
             )
         )
     return figures

@@ -20,10 +20,11 @@ from librt.vecs import vec
 from mypy_extensions import i64
 
 from service import engine
-from service.domain.analysis.analysis import discards
+from service.domain.analysis.analysis import discards, waits_analysis
 from service.domain.analysis.distance import SUIT, distances, moves
 from service.domain.analysis.expectation import (
     _SUIT_MOVES,
+    Figures,
     Model,
     Outlook,
     Play,
@@ -589,20 +590,79 @@ def test_a_discard_farther_than_the_nearest_keeps_to_its_shortest_ways() -> None
     assert ranked["3s"]["expected"] == _waits_after("12333m88p1233456s", "3s", expect)["expected"]
 
 
-def test_a_second_search_of_the_best_discard_that_does_not_fit_keeps_its_first() -> None:
-    """The same hand within 1,000 states: its discards' searches take 276 of them, and 3m's
-    second search (810 more) does not fit; 3m keeps the figures of its shortest ways (5.2528,
-    not the 5.7161 its 13 tiles get alone), still the best, and no discard goes without."""
+def _alone(tiles: str, discard: int, model: Model) -> Figures | None:
+    """The figures /v1/waits gives the 13 tiles ``discard`` leaves, the discard seen."""
+    left = t.parse(tiles)
+    left.remove(discard)
+    request = _WAITS.load({"hand": {"tiles": t.compact(left)}, "win": {"seat": "E"}})
+    return waits_analysis(request["hand"], request["win"], request["rules"], (discard,),
+                          model)[2]  # fmt: skip
+
+
+@pytest.mark.parametrize(("budget", "best", "states"), [(50_000, 5.7161, 1_086),
+                                                        (1_000, 5.7161, 1_086)])  # fmt: skip
+def test_the_best_discard_searched_again_has_the_whole_budget(
+    budget: int, best: float, states: int
+) -> None:
+    """The same hand: its discards' searches take 276 states, and 3m, best along its shortest
+    ways (5.2528), is searched again with its step off, as its 13 tiles alone are (810 more).
+    Within 1,000 states, that search has the request's whole budget, not the 724 left, and 3m
+    has the figures /v1/waits gives its 13 tiles (5.7161): one position, one answer."""
     request = _WAITS.load({"hand": {"tiles": "12333m88p1233456s"}, "win": {"seat": "E"}})
-    for budget, best in ((50_000, 5.7161), (1_000, 5.2528)):
-        model = Model(8, 0.5, "expected_score", budget)
-        _, found, expectation = discards(request["hand"], request["win"], request["rules"],
-                                         (), model)  # fmt: skip
-        assert expectation is not None and expectation.limited is None
-        assert [t.name(d.tile) for d in found[:2]] == ["3 Characters", "8 Circles"]
-        assert found[0].expected is not None
-        assert round(found[0].expected.expected_score, 4) == best
-        assert all(d.expected is not None for d in found)
+    model = Model(8, 0.5, "expected_score", budget)
+    _, found, expectation = discards(request["hand"], request["win"], request["rules"], (),
+                                     model)  # fmt: skip
+    assert expectation is not None and expectation.limited is None
+    assert expectation.states == states
+    assert [t.name(d.tile) for d in found[:2]] == ["3 Characters", "8 Circles"]
+    assert found[0].expected is not None
+    assert round(found[0].expected.expected_score, 4) == best
+    assert found[0].expected == _alone("12333m88p1233456s", found[0].tile, model)
+    assert all(d.expected is not None for d in found)
+
+
+def test_a_best_discard_whose_tiles_alone_do_not_fit_keeps_its_first_figures() -> None:
+    """The same hand within 800 states: 3m's 13 tiles alone take 810, and /v1/waits has no
+    figures for them; 3m keeps those of its shortest ways (5.2528), still the best."""
+    request = _WAITS.load({"hand": {"tiles": "12333m88p1233456s"}, "win": {"seat": "E"}})
+    model = Model(8, 0.5, "expected_score", 800)
+    assert _alone("12333m88p1233456s", t.parse("3m")[0], model) is None
+    _, found, expectation = discards(request["hand"], request["win"], request["rules"], (),
+                                     model)  # fmt: skip
+    assert expectation is not None and expectation.limited is None
+    assert expectation.states == 276 + 800
+    assert t.name(found[0].tile) == "3 Characters" and found[0].expected is not None
+    assert round(found[0].expected.expected_score, 4) == 5.2528
+    assert all(d.expected is not None for d in found)
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        # 8p leaves it three from ready, one farther than its nearest discards: it came out
+        # best along its shortest ways, and its second search did not fit what they had left.
+        {"hand": {"tiles": "3m3568p111222357z"}, "win": {"seat": "N"},
+         "expect": {"objective": "win_probability"}},
+        {"hand": {"tiles": "4m111p47s36z", "melds": [
+            {"kind": "chow", "tiles": "678s", "concealed": False},
+            {"kind": "chow", "tiles": "234s", "concealed": False}]},
+         "win": {"seat": "E"}, "expect": {}},
+    ],
+)  # fmt: skip
+def test_the_best_discard_is_its_waits_answer_when_the_budget_runs_short(
+    body: dict[str, Any],
+) -> None:
+    """Hands whose discards' searches spend most of the default budget: the best discard's
+    figures are still those /v1/waits gives its 13 tiles (they once differed: 0.1894 against
+    0.2009 win chance for the first)."""
+    answer = engine.discards(body)
+    best = answer["discards"][0]
+    left = t.parse(body["hand"]["tiles"])
+    left.remove(t.parse(best["tile"])[0])
+    waits = engine.waits({**body, "hand": {**body["hand"], "tiles": t.compact(left)},
+                          "visible": best["tile"]})  # fmt: skip
+    assert best["expected"] is not None
+    assert waits["expected"] == best["expected"]
 
 
 def test_every_kind_is_searched_compiled_as_interpreted() -> None:

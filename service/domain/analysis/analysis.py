@@ -25,7 +25,17 @@ from ..rules import tiles as t
 from ..rules.hand import Hand, Meld, Rules, Win, declared_melds, visible
 from ..rules.patterns import table_for
 from .distance import FAR, POWERS, Room, suit_distances
-from .expectation import Figures, Limited, Model, Outlook, Outlooks, Pause, Search, expect
+from .expectation import (
+    Figures,
+    Limited,
+    Model,
+    Outlook,
+    Outlooks,
+    Pause,
+    Search,
+    expect,
+    fits_whole,
+)
 from .waits import Wait, scored_wait, ways_to_win
 
 
@@ -184,9 +194,12 @@ def _expected(
 
     The hands are the discards of one hand (or the one hand of /v1/waits): a hand farther
     from ready than the nearest is already the step off the shortest ways, and is searched
-    along its own shortest ways only (RULES.md §8). If such a hand's figures come out best, it
-    is searched again with its step off, as its 13 tiles alone would be: the answer's best
-    discard always has the figures /v1/waits gives its 13 tiles."""
+    along its own shortest ways only (RULES.md §8). One position has one answer: the best
+    discard has the figures /v1/waits gives its 13 tiles, searched with their step off and the
+    request's whole budget. When its first search may have been another (along its shortest
+    ways only, or bounded where what was left of the budget was too little for the whole
+    search), it is searched again so; if its 13 tiles alone do not fit the budget (/v1/waits
+    has no figures for them), it keeps the figures of its first search."""
     # An outlook's tables are pure functions of the hands met: kept or new, the same figures.
     outlook = (
         Outlook(hands[0], melds, seat, rules)
@@ -196,16 +209,24 @@ def _expected(
     nearest = min(shanten)
     budget = _Budget(model)
     figures: list[Figures | None] = []
-    narrow: list[bool] = []  # searched along its shortest ways only
+    alone: list[bool] = []  # searched as its 13 tiles alone would be
     for held, away in zip(hands, shanten, strict=True):
+        whole = budget.left
         found, search = budget.spend(outlook, held, unseen, pause, step_off=away == nearest)
         budget.count(found, search)
         figures.append(found)
-        narrow.append(away > nearest and not search.exhaustive)
+        alone.append(
+            search.exhaustive
+            or (
+                away == nearest
+                and (whole == model.budget or not fits_whole(len(held.tiles), model))
+            )
+        )
     best = min(range(len(hands)), key=lambda i: _objective(figures[i], model))
-    if narrow[best] and figures[best] is not None:
-        again, _ = budget.spend(outlook, hands[best], unseen, pause, step_off=True)
-        if again is not None:  # else the figures of its shortest ways stand
+    if figures[best] is not None and not alone[best]:
+        # Never below the first: the whole search is the optimum, and the step off adds plays.
+        again = budget.again(outlook, hands[best], unseen, pause)
+        if again is not None:
             figures[best] = again
     return figures, budget.expectation(unseen)
 
@@ -237,6 +258,16 @@ class _Budget:
         if found is not None:
             self.searched += 1
             self.bounded += not search.exhaustive
+
+    def again(
+        self, outlook: Outlook, hand: Hand, unseen: list[int], pause: Pause | None
+    ) -> Figures | None:
+        """A discard searched again as its 13 tiles alone are (/v1/waits): with its step off
+        and the request's whole budget (so a request searches at most twice its budget)."""
+        found, search = expect(outlook, hand, unseen, self.model, pause, step_off=True)
+        self.states += search.states
+        self.bounded -= found is not None and search.exhaustive  # (the first was bounded)
+        return found
 
     def expectation(self, unseen: list[int]) -> Expectation:
         exhaustive = self.searched > 0 and not self.bounded

@@ -33,7 +33,7 @@ from dataclasses import dataclass
 from math import comb
 from typing import Final, Literal, TypeAlias
 
-from librt.vecs import append, extend, vec
+from librt.vecs import append, vec
 from mypy_extensions import i64
 
 from ..errors import ScoringError
@@ -60,7 +60,7 @@ Limited = Literal["too_far", "budget"]
 
 MAX_SHANTEN: Final = 3  # farther hands get no figures (API.md): ``too_far``
 OTHERS: Final = 3  # the other players' discards in a turn
-WHOLE: Final = 20_000  # the most hands a whole search may reach (``_fits_whole``)
+WHOLE: Final = 20_000  # the most hands a whole search may reach (``fits_whole``)
 
 # A hand's concealed tiles as one int: each suit's counts in base 5 (the analysis' suit
 # digits) at its own 21 bits.
@@ -258,15 +258,17 @@ class Outlook(Room[Moves]):
     def read(self, hand: int) -> tuple[int, int, int]:
         """``hand``'s distance to a win (0: it wins; shanten + 1), the tiles whose draw
         lowers it and the tiles whose discard keeps it, as masks."""
-        keys = [
-            (hand >> _SHIFT * suit & _DIGITS) + suit * SUIT + self.melded[suit] for suit in range(4)
-        ]
+        melded = self.melded
+        characters = (hand & _DIGITS) + melded[0]
+        circles = (hand >> _SHIFT & _DIGITS) + SUIT + melded[1]
+        bamboo = (hand >> 2 * _SHIFT & _DIGITS) + 2 * SUIT + melded[2]
+        honours = (hand >> 3 * _SHIFT & _DIGITS) + 3 * SUIT + melded[3]
         distance, lower, keep = _joined_at(
-            self.pair(keys[0], keys[1]), self.pair(keys[2], keys[3]), 2 * self.sets + 1
+            self.pair(characters, circles), self.pair(bamboo, honours), 2 * self.sets + 1
         )
         if self.seven_pairs or self.thirteen_terminals:  # only without melds: keys are whole
             pairs = odd = held = paired = triples = plain = 0
-            for key in keys:
+            for key in (characters, circles, bamboo, honours):
                 forms = _suit_forms(key)
                 pairs += forms[0]
                 odd |= forms[1]
@@ -521,10 +523,24 @@ class _Graph:
         number = len(self.child_ends)
         self.drawn_index[drawn] = number
         self.child_ends = append(self.child_ends, 0)
-        hands = [self.hand(drawn - _UNIT[tile]) for tile in _bits(discards)]
-        self.children = extend(self.children, hands)  # after: ``hand`` lists no children
+        # One by one (``hand`` lists no children): a vector extended from a list asks it for
+        # a buffer first, and its refusal formats an error message, ~1,700 instructions.
+        for tile in _bits(discards):
+            self.children = append(self.children, self.hand(drawn - _UNIT[tile]))
         self.child_ends[number] = len(self.children)
         return number
+
+
+_POWERS: Final = vec[i64]([5**place for place in range(9)])
+
+
+def _suits(hand: int) -> vec[i64]:
+    """A packed hand's four suits' digits, as native ints: a hand's draws read their copies
+    left from them (the few draws that help, where ``lefts`` counts all 34 kinds)."""
+    suits = vec[i64]()
+    for suit in range(4):
+        suits = append(suits, hand >> _SHIFT * suit & _DIGITS)
+    return suits
 
 
 def _held(hand: int) -> int:
@@ -581,18 +597,19 @@ def _search_bounded(
         listed: i64 = 0  # the draws listed already (the step off's, from the root)
         for edge in range(graph.starts[number], graph.ends[number]):
             listed |= t.bit(graph.tiles[edge])
-        lefts = graph.lefts(hand)
+        suits = _suits(hand)
         for tile in _bits(graph.helps[number] & ~listed):
-            if lefts[tile] <= 0:
+            left = graph.drawable[tile] - suits[tile // 9] // _POWERS[tile % 9] % 5
+            if left <= 0:
                 continue
             drawn = hand + _UNIT[tile]
             if graph.distance[number] == 1:
                 won = graph.outlook.score(drawn, tile, True)
                 if won >= 0:
-                    graph.draw(number, tile, lefts[tile], -1, won)
+                    graph.draw(number, tile, left, -1, won)
             else:
                 keep = graph.outlook.moves(drawn)[2]
-                graph.draw(number, tile, lefts[tile], graph.after_draw(drawn, keep), -1.0)
+                graph.draw(number, tile, left, graph.after_draw(drawn, keep), -1.0)
         if pause is not None and number & 255 == 0:
             pause()
 
@@ -848,7 +865,7 @@ def expect(
     if outlook.moves(root)[0] - 1 > MAX_SHANTEN:
         return None, Search(0, False, "too_far")
     held = [count + left for count, left in zip(counts, unseen, strict=True)]
-    if _fits_whole(len(hand.tiles), model):
+    if fits_whole(len(hand.tiles), model):
         graph = _Graph(outlook, held, model)
         try:
             _search_all(graph, root, model.draws_left, pause)
@@ -864,7 +881,7 @@ def expect(
     return _figures(graph, model, pause), Search(graph.states, False)
 
 
-def _fits_whole(concealed: int, model: Model) -> bool:
+def fits_whole(concealed: int, model: Model) -> bool:
     """Whether every hand within reach surely fits the budget, and ``WHOLE`` (the whole search
     tries every draw and discard of every hand: beyond a few thousand hands, the bounded
     search answers in a fraction of its time). Counted from above, before searching: the
