@@ -72,12 +72,13 @@ bench-tools:
 
 # Debian's chromium renders GET /docs in tests/test_operations.py and drives the playground in
 # tests/test_playground.py (through Playwright, from the dev dependencies; never its own browser
-# download). Installed here as root; otherwise `sudo apt-get install chromium` (README). Without
-# it those tests skip, saying why, and fail with CI set (tests/support/tools.py).
+# download); fonts-noto-cjk draws the page's Chinese, which is empty boxes without it. Installed
+# here as root; otherwise `sudo apt-get install chromium fonts-noto-cjk` (README). Without them
+# those tests skip, saying why, and fail with CI set (tests/support/tools.py).
 browser-tools:
-	@command -v chromium >/dev/null \
-		|| (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium) \
-		|| echo "chromium is not installed: the browser tests are skipped (failed with CI set)"
+	@(command -v chromium >/dev/null && fc-list :lang=zh-tw family 2>/dev/null | grep -q .) \
+		|| (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium fonts-noto-cjk) \
+		|| echo "chromium or fonts-noto-cjk is not installed: the browser tests are skipped (failed with CI set)"
 
 # Debian's node and npm compile and run tests/typescript/, a TypeScript app made from the
 # contract (tests/test_typescript.py). Installed here as root; otherwise `sudo apt-get install
@@ -96,11 +97,8 @@ load: venv bench-tools
 container-test: venv
 	bash scripts/container-test.sh
 
-# The README's picture of the playground, shot from the real page; a CJK font draws 中文.
+# The README's picture of the playground, shot from the real page (browser-tools' font draws 中文).
 screenshot: venv browser-tools
-	@fc-list 2>/dev/null | grep -qi -e wqy -e "cjk" \
-		|| DEBIAN_FRONTEND=noninteractive apt-get install -y -qq fonts-wqy-microhei \
-		|| echo "no CJK font: the language button shows boxes"
 	$(BIN)/python scripts/screenshot.py
 
 clean:

@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import re
 import shutil
+import subprocess
 import urllib.error
 import urllib.request
 from collections.abc import Iterator
@@ -219,14 +220,15 @@ def shanten_words(n: int) -> str:
     return {-1: "complete (score it)", 0: "0 (ready)"}.get(n, str(n))
 
 
-def shown_analysis(root: Any) -> dict[str, Any]:
-    """Shanten, useful tiles and waits as drawn in `root` (one discard, or the waits)."""
-    figures = root.locator(":scope > dl.figures").first
-    useful = [
+def shown_useful(figures: Any) -> list[tuple[str | None, int]]:
+    return [
         (item.get_attribute("data-useful"), int(item.inner_text().strip().lstrip(TIMES)))
         for item in figures.locator("[data-useful]").all()
     ]
-    waits = [
+
+
+def shown_waits(root: Any) -> list[tuple[str | None, str, str, str]]:
+    return [
         (
             row.get_attribute("data-wait"),
             row.locator("[data-remaining]").inner_text(),
@@ -235,27 +237,79 @@ def shown_analysis(root: Any) -> dict[str, Any]:
         )
         for row in root.locator(":scope > table.waits tbody tr").all()
     ]
+
+
+def shown_analysis(root: Any) -> dict[str, Any]:
+    """Shanten, useful tiles and waits as drawn in `root` (the waits of 13 tiles)."""
+    figures = root.locator(":scope > dl.figures").first
     return {
         "shanten": figures.locator('[data-field="shanten"]').inner_text(),
-        "useful": useful,
+        "useful": shown_useful(figures),
         "useful_remaining": int(figures.locator('[data-field="useful_remaining"]').inner_text()),
-        "waits": waits,
+        "waits": shown_waits(root),
     }
 
 
-def expected_analysis(answer: dict[str, Any]) -> dict[str, Any]:
-    def way(scored: Any) -> str:
-        return "cannot win" if scored is None else str(scored["score"])
+def way(scored: Any) -> str:
+    return "cannot win" if scored is None else str(scored["score"])
 
+
+def expected_waits(answer: dict[str, Any]) -> list[tuple[str, str, str, str]]:
+    return [
+        (w["tile"], str(w["remaining"]), way(w["self_draw"]), way(w["discard"]))
+        for w in answer.get("waits", [])
+    ]
+
+
+def expected_analysis(answer: dict[str, Any]) -> dict[str, Any]:
     return {
         "shanten": shanten_words(answer["shanten"]),
         "useful": [(u["tile"], u["remaining"]) for u in answer["useful"]],
         "useful_remaining": answer["useful_remaining"],
-        "waits": [
-            (w["tile"], str(w["remaining"]), way(w["self_draw"]), way(w["discard"]))
-            for w in answer.get("waits", [])
-        ],
+        "waits": expected_waits(answer),
     }
+
+
+def discard_rows(page: Any) -> list[Any]:
+    rows: list[Any] = page.locator("#analysis table.discards > tbody > tr[data-discarded]").all()
+    return rows
+
+
+def shown_discards(page: Any) -> list[dict[str, Any]]:
+    """Each discard's row as drawn, and the details its tile opens below it."""
+    shown = []
+    for row in discard_rows(page):
+        tile = row.get_attribute("data-discarded")
+        details = page.locator(f"#discard-{tile} > td")
+        assert details.is_hidden()
+        row.locator("button.open").click()
+        assert details.is_visible()
+        assert row.locator("button.open").get_attribute("aria-expanded") == "true"
+        shown.append(
+            {
+                "tile": tile,
+                "shanten": int(row.locator('[data-field="shanten"]').inner_text()),
+                "useful_remaining": int(
+                    row.locator('[data-field="useful_remaining"]').inner_text()
+                ),
+                "useful": shown_useful(details.locator(":scope > dl.figures")),
+                "waits": shown_waits(details),
+            }
+        )
+    return shown
+
+
+def expected_discards(answer: dict[str, Any]) -> list[dict[str, Any]]:
+    return [
+        {
+            "tile": d["tile"],
+            "shanten": d["shanten"],
+            "useful_remaining": d["useful_remaining"],
+            "useful": [(u["tile"], u["remaining"]) for u in d["useful"]],
+            "waits": expected_waits(d),
+        }
+        for d in answer["discards"]
+    ]
 
 
 def win_by_discard(page: Any, seat: str = "S", discarder: str = "W") -> None:
@@ -293,13 +347,14 @@ def test_the_discards_of_fourteen_tiles_are_the_apis(visit: Visit) -> None:
     # Not a winning hand: the API's words at the hand, the discards below.
     _, problem = api(visit.base, "score", visit.sent("score"))
     assert visit.page.inner_text("#hand-error") == problem["errors"][0]["message"]
-    items = visit.page.locator("#analysis [data-discarded]").all()
-    assert [i.get_attribute("data-discarded") for i in items] == [
-        d["tile"] for d in answer["discards"]
-    ]
-    for item, discard in zip(items, answer["discards"], strict=True):
-        assert shown_analysis(item) == expected_analysis(discard), discard["tile"]
-    assert any(d.get("waits") for d in answer["discards"])  # some waits were compared
+    shown = shown_discards(visit.page)
+    assert shown == expected_discards(answer)
+    # One row per kind held (14 tiles, 5s twice: 13 kinds), best first: fewest shanten, then
+    # most useful tiles left.
+    assert len(shown) == 13
+    ranks = [(d["shanten"], -d["useful_remaining"]) for d in shown]
+    assert ranks == sorted(ranks) and ranks[0][0] == 0
+    assert any(d["waits"] for d in shown)  # some waits were compared
 
 
 def test_thirteen_tiles_show_the_apis_waits_with_the_tiles_seen(visit: Visit) -> None:
@@ -475,6 +530,35 @@ def test_a_link_reproduces_the_hand_and_its_answer(context: Any, live: str) -> N
     assert shown_score(again.page)["payments"]["N"] > 0
 
 
+def test_a_link_opened_in_the_same_tab_loads_its_position(visit: Visit) -> None:
+    from playwright.sync_api import expect
+
+    page = visit.page
+    visit.open("#hand=123m789p2355s4s+%5B777z%5D&by=discard&seat=S&from=W")
+    assert visit.sent("score") == EXAMPLE
+    # Only the part after # changes: no new page is loaded, the one open follows the link.
+    page.goto(f"{visit.base}/#hand=111222333m456p55s&pay=uniform")
+    expect(page.locator("#hand")).to_have_value("111222333m456p55s")
+    visit.settled()
+    assert page.input_value("#payoff") == "uniform"
+    assert page.is_checked('input[name="by"][value="self_draw"]')
+    assert page.is_disabled("#discarder")
+    body = {
+        "hand": {"tiles": "111222333m456p55s", "winning_tile": "5s"},
+        "win": {"by": "self_draw", "seat": "E"},
+        "rules": {"payoff": "uniform"},
+    }
+    assert visit.sent("score") == body
+    status, answer = api(visit.base, "score", body)
+    assert status == 200 and shown_score(page) == expected_score(answer)
+    # Back to the first link, in the same tab.
+    page.go_back()
+    expect(page.locator("#hand")).to_have_value(TYPED)
+    visit.settled()
+    assert page.input_value("#discarder") == "W" and page.input_value("#payoff") == "formal"
+    assert visit.sent("score") == EXAMPLE
+
+
 # ---- the score sheet --------------------------------------------------------------------------
 
 
@@ -545,12 +629,14 @@ def fill_everything(visit: Visit) -> None:
     visit.page.click("#claim summary")
     visit.page.wait_for_selector("#claim-patterns input")
     visit.settled()
+    # The discards, folded under the score, opened; the first one's details too.
+    visit.page.click("#analysis summary")
+    visit.page.click("#analysis table.discards button.open >> nth=0")
 
 
 def test_no_horizontal_scroll_and_every_button_big_enough(visit: Visit) -> None:
     fill_everything(visit)
     page = visit.page
-    page.click("#analysis summary")
     assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
     small = page.evaluate(
         """[...document.querySelectorAll('button, summary, [role=button]')]
@@ -703,6 +789,49 @@ def test_english_and_chinese_switch_every_label_and_pattern_name(visit: Visit) -
     assert shown_score(page) == expected_score(answer) and texts(page, "[data-i18n]") == english
 
 
+def cjk_font() -> str:
+    """A font with the Chinese labels' characters (Debian's fonts-noto-cjk, which make
+    browser-tools installs); missing, the test skips, and fails under CI."""
+    fc_list = shutil.which("fc-list")
+    found = (
+        fc_list
+        and subprocess.run(
+            [fc_list, ":lang=zh-tw", "family"], capture_output=True, text=True, check=True
+        ).stdout.strip()
+    )
+    return require_tool(
+        found or None, "no font draws Chinese (make browser-tools installs fonts-noto-cjk)"
+    )
+
+
+def test_the_chinese_labels_are_drawn_as_characters_not_boxes(visit: Visit) -> None:
+    cjk_font()
+    visit.open()
+    page = visit.page
+    button = page.inner_text("#language")
+    page.click("#language")
+    title = page.inner_text("h1")
+    # Each character drawn alone in the page's own font: a font without them draws every one
+    # as the same empty box.
+    drawn = page.evaluate(
+        """(characters) => {
+             const canvas = document.createElement('canvas');
+             canvas.width = canvas.height = 40;
+             const ink = canvas.getContext('2d');
+             ink.font = getComputedStyle(document.querySelector('h1')).font;
+             return characters.map((c) => {
+               ink.clearRect(0, 0, 40, 40);
+               ink.fillText(c, 4, 30);
+               return canvas.toDataURL();
+             });
+           }""",
+        sorted(set(button + title)),
+    )
+    assert len(drawn) == len(set(button + title)) >= 6
+    distinct = len(set(drawn))
+    assert distinct == len(drawn), f"{len(drawn)} characters drawn as {distinct} shapes: boxes"
+
+
 # ---- the expected score (API.md "Expected score") ---------------------------------------------
 
 
@@ -718,20 +847,30 @@ def test_each_discards_expected_score_and_win_chance_are_the_apis(visit: Visit) 
     assert body["expect"] == {"draws_left": 12, "discard_rate": 0.5}
     status, answer = api(visit.base, "discards", body)
     assert status == 200
-    items = page.locator("#analysis [data-discarded]").all()
-    assert [i.get_attribute("data-discarded") for i in items] == [
+    rows = discard_rows(page)
+    assert [r.get_attribute("data-discarded") for r in rows] == [
         d["tile"] for d in answer["discards"]
     ]
-    for item, discard in zip(items, answer["discards"], strict=True):
+    headers = texts(page, "#analysis table.discards > thead th")
+    assert headers == ["Tile", "Shanten", "Useful tiles left", "Expected score", "Win chance"]
+    for row, discard in zip(rows, answer["discards"], strict=True):
         figures = discard["expected"]
-        if figures is None:
-            assert item.locator(".expected").count() == 0
-            continue
-        assert item.locator('[data-field="expected_score"]').inner_text() == str(
-            figures["expected_score"]
+        score, chance = (
+            row.locator(f'[data-field="{f}"]') for f in ("expected_score", "win_probability")
         )
-        chance = f"{figures['win_probability'] * 100:.2f}%"
-        assert item.locator('[data-field="win_probability"]').inner_text() == chance
+        if figures is None:
+            assert score.text_content() == chance.text_content() == "\u2014none"
+            continue
+        assert score.inner_text() == str(figures["expected_score"])
+        assert chance.inner_text() == f"{figures['win_probability'] * 100:.2f}%"
+    # Best first by the expected score (the objective); each row's details open in place, and
+    # the widest table still fits a phone.
+    scores = [d["expected"]["expected_score"] for d in answer["discards"] if d["expected"]]
+    assert scores == sorted(scores, reverse=True) and len(scores) > 1
+    for row in rows:
+        row.locator("button.open").click()
+    assert page.locator("#analysis tr.more:visible").count() == len(rows)
+    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
 
 
 # ---- HTTP: off switch, caching, metrics ----------------------------------------------------------

@@ -103,6 +103,7 @@ const WORDS = {
   remaining: ["Left", "餘"],
   cannot_win: ["cannot win", "不能和"],
   discards: ["Discards", "打牌分析"],
+  discards_help: ["Best first. A tile opens its useful tiles and waits.", "最佳的在前。點牌可看有效牌及聽牌。"],
   expected_score: ["Expected score", "期望得分"],
   win_chance: ["Win chance", "和牌機會"],
   expect_exhaustive: ["Expected figures: exact under the solo model.", "期望數字：單人模型下的精確值。"],

@@ -361,6 +361,14 @@ function bind() {
     showSummary();
   }, { threshold: 0.25 }).observe($("answer"));
   $("add-claim").addEventListener("click", addClaim);
+  // A link opened in this tab changes only the part after #: the page follows it.
+  window.addEventListener("hashchange", () => {
+    readLink();
+    showValues();
+    drawHand();
+    drawClaim();
+    changed();
+  });
   $("language").addEventListener("click", () => {
     const next = i18n.current() === "en" ? "zh" : "en";
     localStorage.setItem(LANGUAGE_KEY, next);
@@ -394,6 +402,12 @@ function relabel(language) {
   drawClaim();
 }
 
+// The position the address names (a fresh page's for what it leaves out).
+function readLink() {
+  values = link.fromHash(location.hash);
+  hand = hands.read(values.text);
+}
+
 async function loadSprite(url) {
   const text = await (await fetch(url)).text();
   const svg = new DOMParser().parseFromString(text, "image/svg+xml").documentElement;
@@ -407,8 +421,7 @@ async function start() {
   const offered = await request.get("/v1/rules");
   buildControls(offered.payoffs.map((p) => p.id));
   $("version").replaceChildren(...offered.versions.map((v) => el("option", { value: v }, v)));
-  values = link.fromHash(location.hash);
-  hand = hands.read(values.text);
+  readLink();
   bind();
   relabel(i18n.current());
   await sprite;

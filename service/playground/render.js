@@ -174,18 +174,51 @@ export function waits(answer) {
     expected(answer.expected), expectation(answer.expectation));
 }
 
-// Each discard, as ranked; folded away under a hand that already wins (its score is above).
+// A figure the API left out (null): a dash to the eye, a word to a screen reader.
+const missing = () => [el("span", { "aria-hidden": "true" }, "\u2014"), el("span", { class: "visually-hidden" }, t("none"))];
+
+// Each discard in one row, as the API ranks them (best first), to compare at a glance; its
+// tile opens the row below it: the useful tiles and, once ready, the waits scored.
+function discardTable(answer) {
+  const expecting = Boolean(answer.expectation);
+  const heads = ["tile", "shanten", "useful_remaining", ...(expecting ? ["expected_score", "win_chance"] : [])];
+  const rows = answer.discards.flatMap((d) => {
+    const id = `discard-${d.tile}`;
+    const more = el("tr", { id, class: "more", hidden: true },
+      el("td", { colspan: String(heads.length) },
+        el("dl", { class: "figures" }, el("dt", {}, t("useful")), el("dd", {}, useful(d.useful))),
+        d.waits?.length ? waitTable(d.waits) : null));
+    const open = el("button", { type: "button", class: "open", "aria-expanded": "false", "aria-controls": id,
+                                "aria-label": name(d.tile, current()), "data-tile": d.tile },
+      el("span", { class: "tile small" }, face(d.tile)), el("span", { class: "chevron", "aria-hidden": "true" }));
+    open.addEventListener("click", () => {
+      more.hidden = !more.hidden;
+      open.setAttribute("aria-expanded", String(!more.hidden));
+    });
+    const chance = d.expected && `${(d.expected.win_probability * 100).toFixed(2)}%`;
+    return [
+      el("tr", { "data-discarded": d.tile },
+        el("th", { scope: "row" }, open),
+        el("td", { class: "num", "data-field": "shanten" }, String(d.shanten)),
+        el("td", { class: "num", "data-field": "useful_remaining" }, String(d.useful_remaining)),
+        expecting ? el("td", { class: "num", "data-field": "expected_score" }, d.expected ? String(d.expected.expected_score) : missing()) : null,
+        expecting ? el("td", { class: "num", "data-field": "win_probability" }, chance ?? missing()) : null),
+      more,
+    ];
+  });
+  return el("table", { class: "discards" },
+    el("caption", { class: "help" }, t("discards_help")),
+    el("thead", {}, el("tr", {}, heads.map((key) => el("th", { scope: "col", class: key === "tile" ? null : "num" }, t(key))))),
+    el("tbody", {}, rows));
+}
+
+// The discards; folded away under a hand that already wins (its score is above).
 export function discards(answer) {
-  const list = el("ol", { class: "discards" }, answer.discards.map((d) =>
-    el("li", { "data-discarded": d.tile },
-      el("div", { class: "discard-tile" }, tileImage(d.tile, false)),
-      el("dl", { class: "figures" }, figures(d)),
-      d.waits?.length ? waitTable(d.waits) : null,
-      expected(d.expected))));
+  const table = discardTable(answer);
   return el("div", { "data-answer": "discards" },
     el("dl", { class: "figures" }, el("dt", {}, t("shanten")), el("dd", { "data-field": "shanten" }, shantenWords(answer.shanten))),
     expectation(answer.expectation),
     answer.shanten === -1
-      ? el("details", {}, el("summary", {}, t("discards")), list)
-      : [el("h3", {}, t("discards")), list]);
+      ? el("details", {}, el("summary", {}, t("discards")), table)
+      : [el("h3", {}, t("discards")), table]);
 }
