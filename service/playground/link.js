@@ -1,7 +1,9 @@
 // The state in the address (after #), so that a link reproduces the hand and its answer:
 // only what differs from a fresh page is written.
 
+import { text } from "./hand.js";
 import { FLAGS } from "./request.js";
+import { spell } from "./tiles.js";
 
 export function initial() {
   return {
@@ -45,4 +47,21 @@ export function fromHash(hash) {
     else values[field] = text;
   }
   return values;
+}
+
+// The address that opens a /v1/discards body (a reviewed decision's `position`) in the
+// calculator: its hand, seat, tiles seen, expect figures and rules. The calculator ranks by
+// the default objective; it shows the expected score and the win chance alike.
+export function fromPosition(position) {
+  const values = initial();
+  const { hand, win, visible, expect, rules } = position;
+  const melds = (hand.melds ?? []).map((m) => ({ kind: m.concealed ? "concealed_kong" : m.kind, tiles: m.tiles }));
+  values.text = text({ tiles: spell(hand.tiles), melds, raw: null });
+  values.seat = win?.seat ?? values.seat;
+  values.visible = visible ?? "";
+  if (expect) Object.assign(values, { expect: true, draws_left: expect.draws_left ?? values.draws_left, discard_rate: expect.discard_rate ?? 0 });
+  for (const key of ["version", "payoff", "minimum", "bonus_tiles"]) if (rules?.[key] !== undefined) values[key] = rules[key];
+  values.flowers = hand.flowers ?? [];
+  values.seasons = hand.seasons ?? [];
+  return toHash(values);
 }
