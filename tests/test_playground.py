@@ -1000,9 +1000,19 @@ def seat_shown(page: Any, seat: str) -> dict[str, Any]:
 
 
 def test_a_record_is_stepped_through_event_by_event(visit: Visit) -> None:
+    from playwright.sync_api import expect
+
     visit.open()
     page = visit.page
-    replay_on_page(visit, RECORD)
+    # Loaded from a file, as a player would have saved it.
+    text = json.dumps(RECORD, indent=1)
+    page.set_input_files(
+        "#review-file",
+        files=[{"name": "hand.json", "mimeType": "application/json", "buffer": text.encode()}],
+    )
+    expect(page.locator("#review-record")).to_have_value(text)
+    page.click("#replay")
+    visit.settled()
     assert visit.sent("replay") == RECORD
     assert page.get_attribute("#step", "max") == "11"
     assert page.inner_text("[data-step]") == "The deal, before the first event"
@@ -1201,7 +1211,7 @@ def test_the_review_in_both_languages_fits_a_phone_and_is_axe_clean(
         if language == "en":
             page.click("#language")
     print(f"screenshots: {tmp_path}")
-    assert page.inner_text("[data-step]") == "第 10 個事件後\uff08共 11 個\uff09\uff1a南打出八筒"
+    assert page.inner_text("[data-step]") == "第 10 個事件後\uff08共 11 個\uff09\uff1a南摸八筒"
     assert page.inner_text("#review-decision [data-field=grade]") == "欠準"
     words = page.evaluate(
         """[...document.querySelectorAll('#review label, #review button, #review th,'

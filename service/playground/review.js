@@ -153,10 +153,10 @@ function draw() {
   $("step").setAttribute("aria-valuetext", t("step_words", step, events.length));
   $("step-back").disabled = step === 0;
   $("step-next").disabled = step === last;
-  const done = step === 0 ? t("step_deal") : `${t("step_words", step, events.length)}: ${eventWords(events[step - 1])}`;
+  const done = step === 0 ? t("step_deal") : t("step_done", step, events.length, eventWords(events[step - 1]));
   const coming = step < events.length
     ? el("p", { class: step === fault ? "problem" : "help", "data-next": String(step) },
-        `${t("next_event", step + 1)}: ${eventWords(events[step])}`,
+        t("next_event", step + 1, eventWords(events[step])),
         step === fault ? `\n${problemWords(answer.body)}` : "")
     : null;
   $("step-words").replaceChildren(el("p", { "data-step": String(step) }, done), coming);
