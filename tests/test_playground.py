@@ -1180,6 +1180,69 @@ def test_a_seats_decisions_are_shown_and_open_in_the_calculator(visit: Visit) ->
     assert page.input_value("#step") == "10"
 
 
+def test_a_claim_decision_shows_what_was_done_and_a_win_opens_scored(visit: Visit) -> None:
+    from playwright.sync_api import expect
+
+    from .test_replay import ENDINGS
+
+    won = ENDINGS["chow"][0]  # S chows E's 8p (events[1]), wins on N's 3z (events[7])
+    status, answer = api(visit.base, "replay", won)
+    assert status == 200
+    chow = {"kind": "chow", "tiles": "678p"}
+    claims = [
+        # Before events[1]: S may chow the 8p; the option played is the hand after the chow.
+        {"event": 1, "kind": "claim", "draws_left": 17, "played": "chow 678p", "best": "pass",
+         "fastest": "chow 678p", "rank": 2, "of": 2,
+         "played_figures": figures(0, 8, 4.1, 0.52), "best_figures": figures(0, 8, 4.3, 0.55),
+         "loss": 0.2, "grade": "good",
+         "position": {"hand": {"tiles": "2345p789s3355z", "melds": [chow]}, "win": {"seat": "S"},
+                      "expect": {"draws_left": 17, "discard_rate": 0}}},
+        # Before events[7]: S may win on N's 3z; the option played is that win, scored.
+        {"event": 7, "kind": "claim", "draws_left": 15, "played": "win", "best": "win",
+         "fastest": "win", "rank": 1, "of": 2, "played_figures": None, "best_figures": None,
+         "loss": 0, "grade": "best",
+         "position": {"hand": {"tiles": "234p789s33355z", "melds": [chow], "winning_tile": "3z"},
+                      "win": {"by": "discard", "seat": "S", "discarder": "N"}}},
+    ]  # fmt: skip
+    summary = {"decisions": 2, "assessed": 2, "best": 1, "expected_lost": 0.2,
+               "grades": {"best": 1, "good": 1, "inaccuracy": 0, "mistake": 0, "blunder": 0,
+                          "not_assessed": 0}}  # fmt: skip
+    review = {"model": "solo-v1", "seats": {"S": {"summary": summary, "decisions": claims}}}
+    reviewed = {**answer, "review": review}
+    visit.open()
+    page = visit.page
+    page.route(
+        "**/v1/replay",
+        lambda route: route.fulfill(
+            status=200, content_type="application/json", body=json.dumps(reviewed)
+        ),
+    )
+    replay_on_page(visit, won, "S")
+    page.click('#review-summary tr[data-event="1"] button.go')
+    assert page.get_attribute('#review-summary tr[data-event="1"]', "aria-current") == "step"
+    decision = page.locator('#review-decision .decision[data-event="1"]')
+    assert decision.inner_text().startswith("Good \u00b7 Claim \u00b7 Draws left 17")
+    played = decision.locator('dl [data-field="played"]')
+    assert played.inner_text() == "Chow "
+    assert [t.get_attribute("data-tile") for t in played.locator("[data-tile]").all()] == [
+        "6p", "7p", "8p"]  # fmt: skip
+    assert decision.locator('dl [data-field="best"]').inner_text() == "Pass"
+    # A decision without figures shows dashes, read as "none".
+    page.click('#review-summary tr[data-event="7"] button.go')
+    decision = page.locator('#review-decision .decision[data-event="7"]')
+    assert set(texts(page, "#review-decision td[data-side]")) == {"\u2014"}
+    assert decision.locator('dl [data-field="played"]').inner_text() == "Win"
+    # The win opens in the calculator with its winning tile last, won on N's discard.
+    decision.locator("a.position").click()
+    expect(page.locator("#hand")).to_have_value("234p789s33553z [678p]")
+    visit.settled()
+    assert visit.sent("score") == {
+        "hand": {"tiles": "234p789s33355z", "melds": [chow], "winning_tile": "3z"},
+        "win": {"by": "discard", "seat": "S", "discarder": "N"},
+    }
+    assert page.inner_text('#score .totals [data-field="score"]') == str(answer["score"]["score"])
+
+
 def test_the_review_in_both_languages_fits_a_phone_and_is_axe_clean(
     visit: Visit, tmp_path: Any
 ) -> None:

@@ -121,7 +121,7 @@ function summaryView(seat, part) {
       el("caption", { class: "help" }, t("decisions_help")),
       el("thead", {}, el("tr", {}, ["event", "played", "best", "loss", "grade"].map((key) =>
         el("th", { scope: "col", class: key === "loss" ? "num" : null }, t(key))))),
-      el("tbody", {}, part.decisions.map((d) => el("tr", { "data-event": String(d.event) },
+      el("tbody", {}, part.decisions.map((d) => el("tr", { "data-event": String(d.event), "aria-current": d.event === step ? "step" : null },
         el("th", { scope: "row" }, el("button", { type: "button", class: "go", "aria-label": t("go_to_event", d.event + 1), onclick: () => show(d.event) }, String(d.event + 1))),
         el("td", {}, choice(d.played)),
         el("td", {}, choice(d.best)),
