@@ -106,7 +106,7 @@ function decisionView(decision) {
               onclick: () => setTimeout(() => $("hand-heading").scrollIntoView({ block: "start" })) }, t("open_position")));
 }
 
-function summaryView(seat, part) {
+function summaryView(seat, part, model) {
   const { summary } = part;
   return el("div", { class: "review-summary", "data-seat": seat },
     el("h3", {}, t("review_of", t(seat))),
@@ -127,7 +127,7 @@ function summaryView(seat, part) {
         el("td", {}, choice(d.best)),
         el("td", { class: "num" }, d.loss === null ? "\u2014" : String(d.loss)),
         el("td", {}, el("span", { class: `grade grade-${d.grade}` }, t(`grade_${d.grade}`))))))),
-    el("p", { class: "help" }, t("model_limits", part.model ?? "")));
+    el("p", { class: "help" }, t("model_limits", model)));
 }
 
 // ---- the end ---------------------------------------------------------------------------------
@@ -150,7 +150,7 @@ function draw() {
   const last = tables.length - 1;
   $("step").max = String(last);
   $("step").value = String(step);
-  $("step").setAttribute("aria-valuetext", t("step_words", step, events.length));
+  $("step").setAttribute("aria-valuetext", step === 0 ? t("step_deal") : t("step_words", step, events.length));
   $("step-back").disabled = step === 0;
   $("step-next").disabled = step === last;
   const done = step === 0 ? t("step_deal") : t("step_done", step, events.length, eventWords(events[step - 1]));
@@ -163,7 +163,7 @@ function draw() {
   const part = answer.ok && seat ? seatReview(answer.body, seat) : null;
   $("review-table").replaceChildren(...records.SEATS.map((s) => seatView(s, tables[step], seat)));
   $("review-decision").replaceChildren(...(part?.decisions ?? []).filter((d) => d.event === step).map(decisionView));
-  if (part) $("review-summary").append(summaryView(seat, { ...part, model: answer.body.review.model }));
+  if (part) $("review-summary").append(summaryView(seat, part, answer.body.review.model));
   if (answer.ok) $("review-end").append(endView(answer.body));
 }
 
@@ -195,7 +195,8 @@ function asked() {
   }
   if (!body?.record || !Array.isArray(body.record.events)) return { problem: t("record_not_record") };
   const seat = $("review-seat").value;
-  const { review, ...rest } = body;
+  // The seat picked here decides the review, whatever the pasted body asked.
+  const { review: _pasted, ...rest } = body;
   if (!seat) return { body: rest, seat: null };
   const expect = { discard_rate: $("review-rate").valueAsNumber || 0, objective: $("review-objective").value };
   return { body: { ...rest, review: { seats: [seat], expect } }, seat };
