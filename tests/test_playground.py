@@ -1080,6 +1080,43 @@ def test_the_end_of_a_replayed_hand_is_the_apis(visit: Visit) -> None:
     assert page.locator("#review-end .score").count() == 0
 
 
+def test_a_robbed_kong_and_a_flower_are_followed(visit: Visit) -> None:
+    from .test_replay import ENDINGS
+
+    visit.open()
+    page = visit.page
+    robbed = ENDINGS["robbing_kong"][0]
+    replay_on_page(visit, robbed)
+    page.focus("#step")
+    page.keyboard.press("End")
+    page.keyboard.press("ArrowLeft")
+    # Before the win (worked by hand): W punged E's 1m, let 6z go, drew 4z and added its own
+    # fourth 1m; E's 1m is in the meld, not on the table.
+    assert page.inner_text("[data-step]") == (
+        "After event 11 of 12: West adds 1 of Characters to a pung"
+    )
+    assert seat_shown(page, "W") == {"held": "9m9m9m1p1p1p9p9p9p4z", "count": 10,
+                                     "melds": ["1m1m1m1m"], "discards": "6z"}  # fmt: skip
+    assert seat_shown(page, "E")["discards"] == "9s"
+    page.click("#step-next")
+    # S robs the kong: the 1m is S's, W's kong a pung again.
+    assert seat_shown(page, "W")["melds"] == ["1m1m1m"]
+    assert seat_shown(page, "S") == {"held": "1m2m3m5p6p7p7s8s9s3z3z5z5z5z", "count": 14,
+                                     "melds": [], "discards": "1s"}  # fmt: skip
+    assert "Win" in page.inner_text('#review-table [data-seat="S"] .seat-name')
+    _, answer = api(visit.base, "replay", robbed)
+    assert shown_score(page, "#review-end") == expected_score(answer["score"])
+    # A flower laid out is shown by the seat; its replacement is the tile S wins on.
+    bonus = ENDINGS["bonus_tiles"][0]
+    replay_on_page(visit, bonus)
+    page.click("#step-next")
+    page.click("#step-next")
+    assert page.inner_text('#review-table [data-seat="S"] [data-bonus]') == "Flower 2"
+    assert seat_shown(page, "S")["count"] == 13
+    page.click("#step-next")
+    assert seat_shown(page, "S")["held"] == "2p3p4p5p6p7p7s8s9s3z3z3z5z5z"
+
+
 def test_a_refused_record_is_shown_at_its_event(visit: Visit) -> None:
     visit.open()
     page = visit.page
