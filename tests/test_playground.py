@@ -1134,6 +1134,11 @@ def test_a_refused_record_is_shown_at_its_event(visit: Visit) -> None:
     fault = page.locator("[data-next].problem")
     assert fault.inner_text() == f"Event 11: South discards 9 of Circles\n{words}"
     assert page.locator("#review-end *").count() == 0
+    # An event that is no event: the API's words at it, the page unbroken (no script error).
+    broken["record"]["events"][3] = None
+    replay_on_page(visit, broken)
+    assert page.inner_text("#review-error") == "record.events[3]: must not be null"
+    assert page.inner_text("[data-next]").startswith("Event 4: null")
     # Text that is not JSON is said so before anything is sent.
     sent = len(visit.posts)
     page.fill("#review-record", "{deal")

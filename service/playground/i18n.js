@@ -130,6 +130,7 @@ const WORDS = {
   objective_expected_score: ["Expected score", "期望得分"],
   objective_win_probability: ["Win chance", "和牌機會"],
   replay: ["Replay", "重播"],
+  review_slow: ["A review is long work: it may take a few seconds.", "檢討需時，可能要等幾秒。"],
   step_back: ["Previous", "上一步"],
   step_next: ["Next", "下一步"],
   step_label: ["Events played", "已進行的事件"],

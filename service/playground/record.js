@@ -10,7 +10,8 @@ export const CLAIMS = ["chow", "pung", "kong"];
 export const ACTIONS = ["draw", "discard", ...CLAIMS, "concealed_kong", "added_kong", "flower", "season", "win"];
 
 // An event's action: the one field besides the seat (and a hidden winner's tiles).
-export const actionOf = (event) => ACTIONS.find((action) => action in event) ?? null;
+export const actionOf = (event) =>
+  (event !== null && typeof event === "object" ? ACTIONS.find((action) => action in event) : null) ?? null;
 
 // The table as dealt: a hidden seat (deal null) knows only how many tiles it holds.
 export function deal(record) {

@@ -25,9 +25,9 @@ const tileWords = (tiles) => spell(tiles).map((tile) => name(tile, i18n.current(
 // "South discards 9 of Characters": an event in the page's language.
 export function eventWords(event) {
   const action = records.actionOf(event);
-  const seat = records.SEATS.includes(event.seat) ? t(event.seat) : String(event.seat);
-  const value = event[action];
+  const seat = records.SEATS.includes(event?.seat) ? t(event.seat) : JSON.stringify(event?.seat ?? event);
   if (action === null) return t("event_unknown", seat);
+  const value = event[action];
   if (action === "draw" && value === null) return t("event_hidden_draw", seat);
   if (action === "flower" || action === "season") return t(`event_${action}`, seat, value);
   return t(`event_${action}`, seat, tileWords(String(value)));
@@ -210,7 +210,9 @@ async function replay() {
     return draw();
   }
   busy("review", true);
+  $("replay").disabled = true;
   const answer = await request.post("replay", body);
+  $("replay").disabled = false;
   busy("review", false);
   // A record refused at an event is shown up to that event, the fault pointed at; refused
   // elsewhere (its deal, its rules), it is not stepped through.
