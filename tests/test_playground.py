@@ -175,8 +175,8 @@ def tap(visit: Visit, tile: str) -> None:
 # ---- what the page shows, read back -----------------------------------------------------------
 
 
-def shown_score(page: Any) -> dict[str, Any]:
-    rows = page.locator("#score .score > table.patterns tbody tr")
+def shown_score(page: Any, root: str = "#score") -> dict[str, Any]:
+    rows = page.locator(f"{root} .score > table.patterns tbody tr")
     patterns = [
         {
             "id": row.get_attribute("data-pattern"),
@@ -190,13 +190,13 @@ def shown_score(page: Any) -> dict[str, Any]:
     ]
     payments = {
         cell.get_attribute("data-seat"): int(cell.inner_text())
-        for cell in page.locator("#score .payments td").all()
+        for cell in page.locator(f"{root} .payments td").all()
     }
     return {
         "patterns": patterns,
-        "points": int(page.locator('#score .totals [data-field="points"]').inner_text()),
-        "limit": page.locator("#score [data-limit]").get_attribute("data-limit"),
-        "score": int(page.locator('#score .totals [data-field="score"]').inner_text()),
+        "points": int(page.locator(f'{root} .totals [data-field="points"]').inner_text()),
+        "limit": page.locator(f"{root} [data-limit]").get_attribute("data-limit"),
+        "score": int(page.locator(f'{root} .totals [data-field="score"]').inner_text()),
         "payments": payments,
     }
 
@@ -761,7 +761,7 @@ def test_the_first_load_is_within_the_weight_budget_and_then_cached(
 
 # English a Chinese page may still show: the players' names as typed, the API's own names.
 # Single letters (the notation's m, p, s, z) and tile notation are not words.
-NOT_ENGLISH = {"Player", "API", "v1", "settle"}
+NOT_ENGLISH = {"Player", "API", "v1", "settle", "replay"}
 
 
 def english_words(text: str) -> set[str]:
@@ -898,6 +898,462 @@ def test_each_discards_expected_score_and_win_chance_are_the_apis(visit: Visit) 
         row.locator("button.open").click()
     assert page.locator("#analysis tr.more:visible").count() == len(rows)
     assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+
+
+# ---- the Review view (API.md "Hand records") ---------------------------------------------------
+
+# API.md's record: W and N hidden; E pungs W's 7z, S declares a concealed kong; it stops open.
+RECORD: dict[str, Any] = {
+    "record": {
+        "deal": {"E": "19m19p19s12345677z", "S": "234m5556789m112p", "W": None, "N": None},
+        "wall": 69,
+        "events": [
+            {"seat": "E", "discard": "6z"},
+            {"seat": "S", "draw": "3p"},
+            {"seat": "S", "discard": "9m"},
+            {"seat": "W", "draw": None},
+            {"seat": "W", "discard": "7z"},
+            {"seat": "E", "pung": "777z"},
+            {"seat": "E", "discard": "9s"},
+            {"seat": "S", "draw": "5m"},
+            {"seat": "S", "concealed_kong": "5555m"},
+            {"seat": "S", "draw": "8p"},
+            {"seat": "S", "discard": "1p"},
+        ],
+    },
+    "rules": {"payoff": "formal"},
+}
+
+
+def position(tiles: str, visible: str, draws_left: int, melds: Any = ()) -> dict[str, Any]:
+    hand: dict[str, Any] = {"tiles": tiles}
+    if melds:
+        hand["melds"] = list(melds)
+    return {
+        "hand": hand,
+        "win": {"seat": "S"},
+        "visible": visible,
+        "expect": {"draws_left": draws_left, "discard_rate": 0.3, "objective": "expected_score"},
+        "rules": {"payoff": "formal"},
+    }
+
+
+def figures(shanten: int, useful: int, score: float, chance: float) -> dict[str, Any]:
+    return {
+        "shanten": shanten,
+        "useful_remaining": useful,
+        "expected": {"expected_score": score, "win_probability": chance},
+    }
+
+
+# South's review, in the contract's shapes (figures for illustration, written by hand: the live
+# review is not on this branch). Each position is S's hand before the event, worked by hand:
+# before events[2], 14 tiles, E's 6z seen, 68 draws left of which every fourth is S's (17);
+# before events[10], the kong declared, 9m 9s 6z and E's 777z seen, 66 left (16).
+KONG = {"kind": "kong", "tiles": "5555m", "concealed": True}
+REVIEW: dict[str, Any] = {
+    "model": "solo-v1",
+    "seats": {
+        "S": {
+            "summary": {
+                "decisions": 2,
+                "assessed": 2,
+                "best": 1,
+                "expected_lost": 0.52,
+                "grades": {
+                    "best": 1,
+                    "good": 0,
+                    "inaccuracy": 1,
+                    "mistake": 0,
+                    "blunder": 0,
+                    "not_assessed": 0,
+                },
+            },
+            "decisions": [
+                {
+                    "event": 2,
+                    "kind": "discard",
+                    "draws_left": 17,
+                    "played": "9m",
+                    "best": "9m",
+                    "fastest": "9m",
+                    "rank": 1,
+                    "of": 9,
+                    "played_figures": figures(1, 30, 3.2, 0.31),
+                    "best_figures": figures(1, 30, 3.2, 0.31),
+                    "loss": 0,
+                    "grade": "best",
+                    "position": position("2345556789m1123p", "6z", 17),
+                },
+                {
+                    "event": 10,
+                    "kind": "discard",
+                    "draws_left": 16,
+                    "played": "1p",
+                    "best": "8p",
+                    "fastest": "8p",
+                    "rank": 2,
+                    "of": 9,
+                    "played_figures": figures(1, 31, 2.58, 0.2412),
+                    "best_figures": figures(1, 27, 3.1, 0.2875),
+                    "loss": 0.52,
+                    "grade": "inaccuracy",
+                    "position": position("234678m11238p", "9m9s6777z", 16, [KONG]),
+                },
+            ],
+        }
+    },
+}
+
+
+def replay_on_page(visit: Visit, body: Any, seat: str = "") -> None:
+    page = visit.page
+    page.fill("#review-record", json.dumps(body))
+    if seat:
+        page.select_option("#review-seat", seat)
+        page.fill("#review-rate", "0.3")
+    page.click("#replay")
+    visit.settled()
+
+
+def seat_shown(page: Any, seat: str) -> dict[str, Any]:
+    view = page.locator(f'#review-table [data-seat="{seat}"]')
+    return {
+        "held": view.locator("[data-held]").get_attribute("data-held"),
+        "count": int(view.locator("[data-held]").get_attribute("data-count")),
+        "melds": [m.get_attribute("data-meld") for m in view.locator("[data-meld]").all()],
+        "discards": view.locator("[data-discards]").get_attribute("data-discards"),
+    }
+
+
+def test_a_record_is_stepped_through_event_by_event(visit: Visit) -> None:
+    from playwright.sync_api import expect
+
+    visit.open()
+    page = visit.page
+    # Loaded from a file, as a player would have saved it.
+    text = json.dumps(RECORD, indent=1)
+    page.set_input_files(
+        "#review-file",
+        files=[{"name": "hand.json", "mimeType": "application/json", "buffer": text.encode()}],
+    )
+    expect(page.locator("#review-record")).to_have_value(text)
+    page.click("#replay")
+    visit.settled()
+    assert visit.sent("replay") == RECORD
+    assert page.get_attribute("#step", "max") == "11"
+    assert page.inner_text("[data-step]") == "The deal, before the first event"
+    # The deal: a hidden seat is 13 tile backs.
+    assert seat_shown(page, "W") == {"held": "", "count": 13, "melds": [], "discards": ""}
+    assert (
+        page.locator('#review-table [data-seat="W"] [role="img"][aria-label="Hidden tile"]').count()
+        == 13
+    )
+    for _ in range(7):
+        page.click("#step-next")
+    # After events[6] (worked by hand): E let 6z go, punged W's 7z (off the table, into the
+    # meld) with the two it held, and let 9s go; S drew 3p and let 9m go; W drew unseen.
+    assert page.inner_text("[data-step]") == "After event 7 of 11: East discards 9 of Bamboo"
+    assert page.inner_text("[data-next]") == "Event 8: South draws 5 of Characters"
+    assert seat_shown(page, "E") == {"held": "1m9m1p9p1s1z2z3z4z5z", "count": 10,
+                                     "melds": ["7z7z7z"], "discards": "6z9s"}  # fmt: skip
+    assert seat_shown(page, "S") == {"held": "2m3m4m5m5m5m6m7m8m1p1p2p3p", "count": 13,
+                                     "melds": [], "discards": "9m"}  # fmt: skip
+    assert seat_shown(page, "W") == {"held": "", "count": 13, "melds": [], "discards": ""}
+    assert seat_shown(page, "N") == {"held": "", "count": 13, "melds": [], "discards": ""}
+    # The keyboard: the slider's End key goes to the last event.
+    page.focus("#step")
+    page.keyboard.press("End")
+    assert page.inner_text("[data-step]") == "After event 11 of 11: South discards 1 of Circles"
+    assert seat_shown(page, "S") == {"held": "2m3m4m6m7m8m1p2p3p8p", "count": 10,
+                                     "melds": ["5m5m5m5m"], "discards": "9m1p"}  # fmt: skip
+    # The concealed kong shows its two middle tiles, the ends face down.
+    kong = page.locator('#review-table [data-seat="S"] [data-meld] [role="img"]')
+    assert [k.get_attribute("aria-label") for k in kong.all()] == [
+        "Hidden tile", "5 of Characters", "5 of Characters", "Hidden tile"]  # fmt: skip
+    assert page.is_disabled("#step-next")
+    page.keyboard.press("ArrowLeft")
+    assert seat_shown(page, "S")["discards"] == "9m"
+    # It stops before its end, as the API says.
+    _, answer = api(visit.base, "replay", RECORD)
+    assert answer["end"] == "open"
+    assert page.get_attribute("#review-end [data-end]", "data-end") == "open"
+    assert "66 tiles left in the wall" in page.inner_text("#review-end")
+
+
+def test_the_end_of_a_replayed_hand_is_the_apis(visit: Visit) -> None:
+    from .test_replay import ENDINGS, record
+
+    visit.open()
+    page = visit.page
+    won = ENDINGS["chow"][0]
+    replay_on_page(visit, won)
+    status, answer = api(visit.base, "replay", won)
+    assert status == 200 and answer["end"] == "win"
+    assert shown_score(page, "#review-end") == expected_score(answer["score"])
+    # The winner's chow drawn apart, as the score's melds; at the last event, S holds the 3z.
+    sets = page.locator("#review-end .apart [data-tile]").all()
+    assert "".join(s.get_attribute("data-tile") or "" for s in sets) == "6p7p8p"
+    page.focus("#step")
+    page.keyboard.press("End")
+    assert seat_shown(page, "S")["held"] == "2p3p4p7s8s9s3z3z3z5z5z"
+    assert seat_shown(page, "N")["discards"] == ""  # the 3z won on left the table
+    washout = record("E:d2s S:D6s S:d6s W:D4z W:d4z", record={"wall": 2})
+    replay_on_page(visit, washout)
+    assert api(visit.base, "replay", washout)[1]["end"] == "washout"
+    assert page.inner_text("#review-end [data-end]") == (
+        "Washout: the wall is spent, no one won \u00b7 0 tiles left in the wall"
+    )
+    assert page.locator("#review-end .score").count() == 0
+
+
+def test_a_robbed_kong_and_a_flower_are_followed(visit: Visit) -> None:
+    from .test_replay import ENDINGS
+
+    visit.open()
+    page = visit.page
+    robbed = ENDINGS["robbing_kong"][0]
+    replay_on_page(visit, robbed)
+    page.focus("#step")
+    page.keyboard.press("End")
+    page.keyboard.press("ArrowLeft")
+    # Before the win (worked by hand): W punged E's 1m, let 6z go, drew 4z and added its own
+    # fourth 1m; E's 1m is in the meld, not on the table.
+    assert page.inner_text("[data-step]") == (
+        "After event 11 of 12: West adds 1 of Characters to a pung"
+    )
+    assert seat_shown(page, "W") == {"held": "9m9m9m1p1p1p9p9p9p4z", "count": 10,
+                                     "melds": ["1m1m1m1m"], "discards": "6z"}  # fmt: skip
+    assert seat_shown(page, "E")["discards"] == "9s"
+    page.click("#step-next")
+    # S robs the kong: the 1m is S's, W's kong a pung again.
+    assert seat_shown(page, "W")["melds"] == ["1m1m1m"]
+    assert seat_shown(page, "S") == {"held": "1m2m3m5p6p7p7s8s9s3z3z5z5z5z", "count": 14,
+                                     "melds": [], "discards": "1s"}  # fmt: skip
+    assert "Win" in page.inner_text('#review-table [data-seat="S"] .seat-name')
+    _, answer = api(visit.base, "replay", robbed)
+    assert shown_score(page, "#review-end") == expected_score(answer["score"])
+    # A flower laid out is shown by the seat; its replacement is the tile S wins on.
+    bonus = ENDINGS["bonus_tiles"][0]
+    replay_on_page(visit, bonus)
+    page.click("#step-next")
+    page.click("#step-next")
+    assert page.inner_text('#review-table [data-seat="S"] [data-bonus]') == "Flower 2"
+    assert seat_shown(page, "S")["count"] == 13
+    page.click("#step-next")
+    assert seat_shown(page, "S")["held"] == "2p3p4p5p6p7p7s8s9s3z3z3z5z5z"
+
+
+def test_a_refused_record_is_shown_at_its_event(visit: Visit) -> None:
+    visit.open()
+    page = visit.page
+    broken = json.loads(json.dumps(RECORD))
+    broken["record"]["events"][10] = {"seat": "S", "discard": "9p"}
+    replay_on_page(visit, broken)
+    status, problem = api(visit.base, "replay", broken)
+    assert status == 422 and problem["code"] == "invalid_record"
+    words = "record.events[10]: S discards 9p, which S does not hold"
+    assert [f"{e['path']}: {e['message']}" for e in problem["errors"]] == [words]
+    assert page.inner_text("#review-error") == words
+    assert page.get_attribute("#review-record", "aria-invalid") == "true"
+    # The table stands before the event at fault, which is pointed at in the API's words.
+    assert page.get_attribute("#step", "max") == "10" and page.input_value("#step") == "10"
+    fault = page.locator("[data-next].problem")
+    assert fault.inner_text() == f"Event 11: South discards 9 of Circles\n{words}"
+    assert page.locator("#review-end *").count() == 0
+    # An event that is no event: the API's words at it, the page unbroken (no script error).
+    broken["record"]["events"][3] = None
+    replay_on_page(visit, broken)
+    assert page.inner_text("#review-error") == "record.events[3]: must not be null"
+    assert page.inner_text("[data-next]").startswith("Event 4: null")
+    # Text that is not JSON is said so before anything is sent.
+    sent = len(visit.posts)
+    page.fill("#review-record", "{deal")
+    page.click("#replay")
+    assert page.inner_text("#review-error").startswith("This is not JSON:")
+    assert len(visit.posts) == sent and page.is_hidden("#review-steps")
+
+
+def answer_with_review(visit: Visit) -> dict[str, Any]:
+    """The live answer to RECORD with REVIEW added, answered to the page's /v1/replay."""
+    status, answer = api(visit.base, "replay", RECORD)
+    assert status == 200
+    reviewed = {**answer, "review": REVIEW}
+    visit.page.route(
+        "**/v1/replay",
+        lambda route: route.fulfill(
+            status=200, content_type="application/json", body=json.dumps(reviewed)
+        ),
+    )
+    return reviewed
+
+
+def test_a_seats_decisions_are_shown_and_open_in_the_calculator(visit: Visit) -> None:
+    from playwright.sync_api import expect
+
+    visit.open()
+    page = visit.page
+    answer_with_review(visit)
+    # W is hidden: no review of it is offered.
+    page.fill("#review-record", json.dumps(RECORD))
+    assert page.is_disabled('#review-seat option[value="W"]')
+    replay_on_page(visit, RECORD, "S")
+    assert visit.sent("replay") == {
+        **RECORD,
+        "review": {"seats": ["S"], "expect": {"discard_rate": 0.3, "objective": "expected_score"}},
+    }
+    summary = page.locator('#review-summary [data-seat="S"]')
+    fields = ("decisions", "assessed", "best", "expected_lost")
+    assert [summary.locator(f'[data-field="{f}"]').inner_text() for f in fields] == [
+        "2", "2", "1", "0.52"]  # fmt: skip
+    assert summary.locator('[data-grade="inaccuracy"]').inner_text() == "Inaccuracy 1"
+    # The second decision's event number goes to it: the table before events[10].
+    summary.locator('tr[data-event="10"] button.go').click()
+    assert page.input_value("#step") == "10"
+    assert seat_shown(page, "S")["held"] == "2m3m4m6m7m8m1p1p2p3p8p"
+    decision = page.locator('#review-decision .decision[data-event="10"]')
+    assert decision.get_attribute("data-grade") == "inaccuracy"
+    shown = {f: decision.locator(f'dl [data-field="{f}"]').inner_text()
+             for f in ("played", "best", "fastest", "rank", "loss")}  # fmt: skip
+    assert shown == {"played": "", "best": "", "fastest": "", "rank": "2 of 9", "loss": "0.52"}
+    assert decision.locator('[data-field="played"] [data-tile]').get_attribute("data-tile") == "1p"
+    assert decision.locator('[data-field="best"] [data-tile]').get_attribute("data-tile") == "8p"
+    compared = {
+        (cell.get_attribute("data-field"), cell.get_attribute("data-side")): cell.inner_text()
+        for cell in decision.locator("td[data-side]").all()
+    }
+    assert compared == {
+        ("shanten", "played"): "1", ("shanten", "best"): "1",
+        ("useful_remaining", "played"): "31", ("useful_remaining", "best"): "27",
+        ("expected_score", "played"): "2.58", ("expected_score", "best"): "3.1",
+        ("win_chance", "played"): "24.12%", ("win_chance", "best"): "28.75%",
+    }  # fmt: skip
+    # No decision at the step after it.
+    page.click("#step-next")
+    assert page.locator("#review-decision .decision").count() == 0
+    page.click("#step-back")
+    # Its position opens in the calculator, which asks /v1/discards the position's question
+    # (the objective aside: the calculator's is the default one).
+    page.click('#review-decision a[data-position="10"]')
+    expect(page.locator("#hand")).to_have_value("234678m11238p {5555m}")
+    visit.settled()
+    asked = REVIEW["seats"]["S"]["decisions"][1]["position"]
+    assert visit.sent("discards") == {
+        "hand": {"tiles": "234678m11238p", "melds": [KONG]},
+        "win": asked["win"],
+        "visible": asked["visible"],
+        "expect": {"draws_left": 16, "discard_rate": 0.3},
+    }
+    assert page.is_checked("#expect") and page.input_value("#draws_left") == "16"
+    # The review stays where it was.
+    assert page.input_value("#step") == "10"
+
+
+def test_a_claim_decision_shows_what_was_done_and_a_win_opens_scored(visit: Visit) -> None:
+    from playwright.sync_api import expect
+
+    from .test_replay import ENDINGS
+
+    won = ENDINGS["chow"][0]  # S chows E's 8p (events[1]), wins on N's 3z (events[7])
+    status, answer = api(visit.base, "replay", won)
+    assert status == 200
+    chow = {"kind": "chow", "tiles": "678p"}
+    claims = [
+        # Before events[1]: S may chow the 8p; the option played is the hand after the chow.
+        {"event": 1, "kind": "claim", "draws_left": 17, "played": "chow 678p", "best": "pass",
+         "fastest": "chow 678p", "rank": 2, "of": 2,
+         "played_figures": figures(0, 8, 4.1, 0.52), "best_figures": figures(0, 8, 4.3, 0.55),
+         "loss": 0.2, "grade": "good",
+         "position": {"hand": {"tiles": "2345p789s3355z", "melds": [chow]}, "win": {"seat": "S"},
+                      "expect": {"draws_left": 17, "discard_rate": 0}}},
+        # Before events[7]: S may win on N's 3z; the option played is that win, scored.
+        {"event": 7, "kind": "claim", "draws_left": 15, "played": "win", "best": "win",
+         "fastest": "win", "rank": 1, "of": 2, "played_figures": None, "best_figures": None,
+         "loss": 0, "grade": "best",
+         "position": {"hand": {"tiles": "234p789s33355z", "melds": [chow], "winning_tile": "3z"},
+                      "win": {"by": "discard", "seat": "S", "discarder": "N"}}},
+    ]  # fmt: skip
+    summary = {"decisions": 2, "assessed": 2, "best": 1, "expected_lost": 0.2,
+               "grades": {"best": 1, "good": 1, "inaccuracy": 0, "mistake": 0, "blunder": 0,
+                          "not_assessed": 0}}  # fmt: skip
+    review = {"model": "solo-v1", "seats": {"S": {"summary": summary, "decisions": claims}}}
+    reviewed = {**answer, "review": review}
+    visit.open()
+    page = visit.page
+    page.route(
+        "**/v1/replay",
+        lambda route: route.fulfill(
+            status=200, content_type="application/json", body=json.dumps(reviewed)
+        ),
+    )
+    replay_on_page(visit, won, "S")
+    page.click('#review-summary tr[data-event="1"] button.go')
+    assert page.get_attribute('#review-summary tr[data-event="1"]', "aria-current") == "step"
+    decision = page.locator('#review-decision .decision[data-event="1"]')
+    assert decision.inner_text().startswith("Good \u00b7 Claim \u00b7 Draws left 17")
+    played = decision.locator('dl [data-field="played"]')
+    assert played.inner_text() == "Chow "
+    assert [t.get_attribute("data-tile") for t in played.locator("[data-tile]").all()] == [
+        "6p", "7p", "8p"]  # fmt: skip
+    assert decision.locator('dl [data-field="best"]').inner_text() == "Pass"
+    # A decision without figures shows dashes, read as "none".
+    page.click('#review-summary tr[data-event="7"] button.go')
+    decision = page.locator('#review-decision .decision[data-event="7"]')
+    assert set(texts(page, "#review-decision td[data-side]")) == {"\u2014"}
+    assert decision.locator('dl [data-field="played"]').inner_text() == "Win"
+    # The win opens in the calculator with its winning tile last, won on N's discard.
+    decision.locator("a.position").click()
+    expect(page.locator("#hand")).to_have_value("234p789s33553z [678p]")
+    visit.settled()
+    assert visit.sent("score") == {
+        "hand": {"tiles": "234p789s33355z", "melds": [chow], "winning_tile": "3z"},
+        "win": {"by": "discard", "seat": "S", "discarder": "N"},
+    }
+    assert page.inner_text('#score .totals [data-field="score"]') == str(answer["score"]["score"])
+
+
+def test_the_review_in_both_languages_fits_a_phone_and_is_axe_clean(
+    visit: Visit, tmp_path: Any
+) -> None:
+    from axe_playwright_python.sync_playwright import Axe
+
+    visit.open()
+    page = visit.page
+    answer_with_review(visit)
+    replay_on_page(visit, RECORD, "S")
+    page.locator('#review-summary tr[data-event="10"] button.go').click()
+    english = page.inner_text("#review")
+    for language in ("en", "zh"):
+        assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+        small = page.evaluate(
+            """[...document.querySelectorAll('#review button, #review a, #review select')]
+                 .filter((b) => b.offsetParent !== null)
+                 .filter((b) => b.getBoundingClientRect().height < 36)
+                 .map((b) => b.id || b.textContent)"""
+        )
+        assert small == []
+        results = Axe().run(page)
+        serious = [
+            (v["id"], [n["target"] for n in v["nodes"]][:3])
+            for v in results.response["violations"]
+            if v["impact"] in ("serious", "critical")
+        ]
+        assert serious == [], language
+        page.locator("#review").screenshot(path=str(tmp_path / f"review-{language}.png"))
+        if language == "en":
+            page.click("#language")
+    print(f"screenshots: {tmp_path}")
+    assert page.inner_text("[data-step]") == "第 10 個事件後\uff08共 11 個\uff09\uff1a南摸八筒"
+    assert page.inner_text("#review-decision [data-field=grade]") == "欠準"
+    words = page.evaluate(
+        """[...document.querySelectorAll('#review label, #review button, #review th,'
+              + ' #review dt, #review p, #review option, #review [role=img]')]
+             .filter((e) => e.offsetParent !== null)
+             .map((e) => e.getAttribute('aria-label') || e.innerText)"""
+    )
+    assert [w for w in words if english_words(w) - {"solo"}] == []
+    page.click("#language")
+    assert page.inner_text("#review") == english
 
 
 # ---- HTTP: off switch, caching, metrics ----------------------------------------------------------

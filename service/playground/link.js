@@ -1,7 +1,9 @@
 // The state in the address (after #), so that a link reproduces the hand and its answer:
 // only what differs from a fresh page is written.
 
+import { text } from "./hand.js";
 import { FLAGS } from "./request.js";
+import { spell } from "./tiles.js";
 
 export function initial() {
   return {
@@ -45,4 +47,24 @@ export function fromHash(hash) {
     else values[field] = text;
   }
   return values;
+}
+
+// The address that opens a request body in the calculator (a reviewed decision's `position`:
+// a /v1/discards body, or the /v1/waits or /v1/score body of a claim's option): its hand, the
+// winning tile last, the win, the tiles seen, the expect figures and the rules. The
+// calculator ranks by the default objective; it shows the expected score and the win chance alike.
+export function fromPosition(position) {
+  const values = initial();
+  const { hand, win = {}, visible, expect, rules } = position;
+  const tiles = spell(hand.tiles);
+  if (hand.winning_tile) tiles.push(...tiles.splice(tiles.indexOf(hand.winning_tile), 1));
+  const melds = (hand.melds ?? []).map((m) => ({ kind: m.concealed ? "concealed_kong" : m.kind, tiles: m.tiles }));
+  values.text = text({ tiles, melds, raw: null });
+  for (const key of ["by", "seat", "discarder", ...FLAGS]) if (win[key] !== undefined) values[key] = win[key];
+  values.visible = visible ?? "";
+  if (expect) Object.assign(values, { expect: true, draws_left: expect.draws_left ?? values.draws_left, discard_rate: expect.discard_rate ?? 0 });
+  for (const key of ["version", "payoff", "minimum", "bonus_tiles"]) if (rules?.[key] !== undefined) values[key] = rules[key];
+  values.flowers = hand.flowers ?? [];
+  values.seasons = hand.seasons ?? [];
+  return toHash(values);
 }

@@ -6,6 +6,7 @@ import * as i18n from "./i18n.js";
 import * as link from "./link.js";
 import * as render from "./render.js";
 import * as request from "./request.js";
+import * as review from "./review.js";
 import * as sheets from "./sheet.js";
 import { KINDS, name, spell } from "./tiles.js";
 
@@ -400,6 +401,7 @@ function relabel(language) {
   drawPlayers();
   drawSheet();
   drawClaim();
+  review.relabel();
 }
 
 // The position the address names (a fresh page's for what it leaves out).
@@ -423,6 +425,7 @@ async function start() {
   $("version").replaceChildren(...offered.versions.map((v) => el("option", { value: v }, v)));
   readLink();
   bind();
+  review.start(busy);
   relabel(i18n.current());
   await sprite;
   if (sheet.hands.length) updateSheet(sheet);
