@@ -1249,6 +1249,33 @@ def test_a_seats_decisions_are_shown_and_open_in_the_calculator(visit: Visit) ->
     assert page.input_value("#step") == "10"
 
 
+def test_the_live_review_is_shown_as_the_api_answers_it(visit: Visit) -> None:
+    """No answer written by hand: the page's own request to the live /v1/replay, and each
+    figure it shows of the review is the API's."""
+    visit.open()
+    page = visit.page
+    replay_on_page(visit, RECORD, "S")
+    status, answer = api(visit.base, "replay", visit.sent("replay"))
+    assert status == 200
+    reviewed = answer["review"]["seats"]["S"]
+    summary = page.locator('#review-summary [data-seat="S"]')
+    fields = ("decisions", "assessed", "best", "expected_lost")
+    assert [summary.locator(f'[data-field="{f}"]').inner_text() for f in fields] == [
+        str(reviewed["summary"][f]) for f in fields
+    ]
+    shown = 0
+    for decision in reviewed["decisions"]:
+        summary.locator(f'tr[data-event="{decision["event"]}"] button.go').click()
+        box = page.locator(f'#review-decision .decision[data-event="{decision["event"]}"]')
+        assert box.get_attribute("data-grade") == decision["grade"]
+        assert box.locator('dl [data-field="loss"]').inner_text() == str(decision["loss"])
+        assert box.locator('dl [data-field="rank"]').inner_text() == (
+            f"{decision['rank']} of {decision['of']}"
+        )
+        shown += 1
+    assert shown == len(reviewed["decisions"]) >= 2
+
+
 def test_a_claim_decision_shows_what_was_done_and_a_win_opens_scored(visit: Visit) -> None:
     from playwright.sync_api import expect
 
