@@ -88,7 +88,7 @@ def test_deployment_runs_the_image_safely(monkeypatch: pytest.MonkeyPatch) -> No
     pod = spec["template"]["spec"]
     (container,) = pod["containers"]
     assert spec["replicas"] == 2
-    assert container["image"] == "zj-service:2.1.0"
+    assert container["image"] == "zj-service:3.0.0"
     assert [p["containerPort"] for p in container["ports"]] == [8000]
     env = {e["name"]: e["value"] for e in container["env"]}
     assert env["PORT"] == "8000"
