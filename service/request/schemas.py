@@ -321,15 +321,21 @@ class Number(fields.Float):
         return float(value)
 
 
-class ExpectSchema(_Model):
-    """``expect``: the solo model's question (RULES.md §8)."""
+class ReviewExpectSchema(Schema):
+    """A review's question to the model: ``expect`` without ``draws_left``, which each
+    decision takes from the record."""
 
-    model = staticmethod(models.make_expect)
-    draws_left = Int(load_default=17, validate=_between(0, MAX_DRAWS_LEFT))
     discard_rate = Number(load_default=0.0, validate=_between(0, 1))
     objective = fields.String(
         load_default="expected_score", validate=_one_of("expected_score", "win_probability")
     )
+
+
+class ExpectSchema(_Model, ReviewExpectSchema):
+    """``expect``: the solo model's question (RULES.md §8): a review's, and the draws left."""
+
+    model = staticmethod(models.make_expect)
+    draws_left = Int(load_default=17, validate=_between(0, MAX_DRAWS_LEFT))
 
 
 class WaitsRequestSchema(Schema):
@@ -461,16 +467,6 @@ class RecordSchema(_Model):
 def _seats_once(seats: list[str]) -> None:
     if len(set(seats)) != len(seats):
         raise ValidationError("each seat at most once")
-
-
-class ReviewExpectSchema(Schema):
-    """A review's question to the model: ``expect`` without ``draws_left``, which each
-    decision takes from the record."""
-
-    discard_rate = Number(load_default=0.0, validate=validate.Range(0, 1))
-    objective = fields.String(
-        load_default="expected_score", validate=_one_of("expected_score", "win_probability")
-    )
 
 
 class ReviewSchema(Schema):
