@@ -55,7 +55,7 @@ typecheck: venv
 # alone, each build's timing-sensitive drills (marked serial), which other work beside them
 # would skew. A plain `pytest` runs everything in one process.
 EVERY_CORE := -n auto --dist loadgroup -m "not serial"
-ALONE      := -m serial
+ALONE      := -m serial tests/test_serving.py tests/test_faults.py  # conftest.py: SERIAL_MODULES
 PYTEST_COMPILED := cd build/compiled && ../../$(BIN)/pytest -p no:cacheprovider
 
 test:

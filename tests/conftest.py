@@ -39,6 +39,24 @@ def pytest_configure_node(node: Any) -> None:
     node.workerinput["hypothesis_seed"] = node.config.getoption("hypothesis_seed")
 
 
+# The modules that hold the drills marked ``serial``: `make test` runs them alone, collecting
+# only these (the whole suite takes ~15 s to collect); a serial test elsewhere would be missed.
+SERIAL_MODULES = frozenset({"test_serving.py", "test_faults.py"})
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    astray = [
+        item.nodeid
+        for item in items
+        if item.get_closest_marker("serial") and item.path.name not in SERIAL_MODULES
+    ]
+    if astray:
+        raise pytest.UsageError(
+            f"marked serial outside {sorted(SERIAL_MODULES)} (conftest.py and the Makefile's"
+            f" ALONE name them): {astray}"
+        )
+
+
 def pytest_report_header(config: pytest.Config) -> str | None:
     seed = config.getoption("hypothesis_seed")
     return None if seed is None else f"hypothesis seed: {seed} (pytest --hypothesis-seed={seed})"
