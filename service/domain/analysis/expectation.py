@@ -66,6 +66,7 @@ WHOLE: Final = 20_000  # the most hands a whole search may reach (``fits_whole``
 # digits) at its own 21 bits.
 _SHIFT: Final = 21
 _DIGITS: Final = (1 << _SHIFT) - 1
+_HALF: Final = (1 << 2 * _SHIFT) - 1  # two suits' digits
 _POW5: Final[tuple[int, ...]] = tuple(5 ** (tile % 9) for tile in range(t.KINDS))
 _UNIT: Final[tuple[int, ...]] = tuple(
     _POW5[tile] << _SHIFT * (tile // 9) for tile in range(t.KINDS)
@@ -271,10 +272,13 @@ class Outlook(Room[Moves]):
         """``hand``'s distance to a win (0: it wins; shanten + 1), the tiles whose draw
         lowers it and the tiles whose discard keeps it, as masks."""
         melded = self.melded
-        characters = (hand & _DIGITS) + melded[0]
-        circles = (hand >> _SHIFT & _DIGITS) + SUIT + melded[1]
-        bamboo = (hand >> 2 * _SHIFT & _DIGITS) + 2 * SUIT + melded[2]
-        honours = (hand >> 3 * _SHIFT & _DIGITS) + 3 * SUIT + melded[3]
+        # The hand's two halves as machine words: its suits then read by native shifts.
+        first: i64 = hand & _HALF
+        second: i64 = hand >> 2 * _SHIFT
+        characters = (first & _DIGITS) + melded[0]
+        circles = (first >> _SHIFT) + SUIT + melded[1]
+        bamboo = (second & _DIGITS) + 2 * SUIT + melded[2]
+        honours = (second >> _SHIFT) + 3 * SUIT + melded[3]
         low = self.pair(characters, circles)
         high = self.pair(bamboo, honours)
         distance, lower, keep = _joined_at(low, high, 2 * self.sets + 1)
@@ -553,10 +557,13 @@ _POWERS: Final = vec[i64]([5**place for place in range(9)])
 def _suits(hand: int) -> vec[i64]:
     """A packed hand's four suits' digits, as native ints: a hand's draws read their copies
     left from them (the few draws that help, where ``lefts`` counts all 34 kinds)."""
+    low: i64 = hand & _HALF
+    high: i64 = hand >> 2 * _SHIFT
     suits = vec[i64]()
-    for suit in range(4):
-        suits = append(suits, hand >> _SHIFT * suit & _DIGITS)
-    return suits
+    suits = append(suits, low & _DIGITS)
+    suits = append(suits, low >> _SHIFT)
+    suits = append(suits, high & _DIGITS)
+    return append(suits, high >> _SHIFT)
 
 
 def _held(hand: int) -> int:
