@@ -27,7 +27,10 @@ WHOLE_SUITS: Final = _MELDED  # the keys below it: suits the melds leave whole
 _CAPPED: Final = SUIT * _MELDED
 # Two suit keys of one hand as one int (``Room.pair``): its melds are fixed, so a suit's keys
 # differ by their counts alone (under 5**9 < 2**32), and suit 0's and suit 2's keys stay
-# 2 * 5**9 apart modulo 4 * 5**9 (``SUIT``, ``_MELDED``): no two pairs get one number.
+# 2 * 5**9 apart modulo 4 * 5**9 (``SUIT``, ``_MELDED``): no two pairs get one number. Each key
+# is taken modulo ``_MELDED`` first, so that the number fits a machine word (a melded suit's
+# key does not, moved up by 32 bits), and is made by native arithmetic: an int multiplied by
+# 2**32 takes mypyc's slow path (a multiply it cannot prove small), ~800 instructions.
 _PAIRED: Final = 1 << 32
 
 Joined = TypeVar("Joined")
@@ -65,7 +68,8 @@ class Room(Generic[Joined]):
     def pair(self, low: int, high: int) -> Joined:
         """Two suits joined (``join``), kept: a draw or a discard changes one suit, so the
         other pair's join recurs through the request."""
-        key = low * _PAIRED + high
+        low_counts: i64 = low % _MELDED
+        key = low_counts * _PAIRED + high % _MELDED
         found = self.pairs.get(key)
         if found is None:
             found = self.pairs[key] = self.join(low, high)

@@ -66,6 +66,7 @@ WHOLE: Final = 20_000  # the most hands a whole search may reach (``fits_whole``
 # digits) at its own 21 bits.
 _SHIFT: Final = 21
 _DIGITS: Final = (1 << _SHIFT) - 1
+_HALF: Final = (1 << 2 * _SHIFT) - 1  # two suits' digits
 _POW5: Final[tuple[int, ...]] = tuple(5 ** (tile % 9) for tile in range(t.KINDS))
 _UNIT: Final[tuple[int, ...]] = tuple(
     _POW5[tile] << _SHIFT * (tile // 9) for tile in range(t.KINDS)
@@ -116,11 +117,15 @@ class Search:
 # at ``COST + i`` the distance at index i (2 * sets + pair, as ``distance.suit_distances``), at
 # ``LOWER + i`` and ``KEEP + i`` the masks of the tiles whose draw lowers it and whose discard
 # keeps it. Joins read and write them a few hundred times a request: unboxed, no int is made.
+# Two suits joined also carry, from ``FORMS`` on, what the irregular forms read of them
+# (``_suit_forms``, summed): a hand's read takes them from its two pairs, unboxed as well.
 Moves: TypeAlias = "vec[i64]"
 COST: Final = 0
 LOWER: Final = 10
 KEEP: Final = 20
+FORMS: Final = 30
 _NO_MOVES: Final = vec[i64]([FAR] * 10 + [0] * 20)
+_NO_JOINED: Final = vec[i64]([FAR] * 10 + [0] * 26)
 
 
 def _suit_moves(key: int, room: list[int]) -> Moves:
@@ -166,7 +171,7 @@ _SUIT_MOVES: Final[Memo[int, Moves]] = Memo(50_000)
 def _joined(a: Moves, b: Moves) -> Moves:
     """Two parts' moves as one: the cheapest split at each index, the masks of every split
     that costs that (a tile helps the whole if it helps a part of some cheapest split)."""
-    made = _NO_MOVES[:]
+    made = _NO_JOINED[:]
     index_a: i64 = 0  # (counted by hand, as native ints that index the vectors unconverted)
     while index_a < 10:
         spent = a[COST + index_a]
@@ -246,8 +251,16 @@ class Outlook(Room[Moves]):
         return value
 
     def join(self, low: int, high: int) -> Moves:
-        """Two suits' moves as one part's (``Room.pair`` keeps them)."""
-        return _joined(_suit_moves(low, self.room), _suit_moves(high, self.room))
+        """Two suits' moves as one part's (``Room.pair`` keeps them), with what the irregular
+        forms read of them when the rules keep any."""
+        made = _joined(_suit_moves(low, self.room), _suit_moves(high, self.room))
+        if self.seven_pairs or self.thirteen_terminals:  # only without melds: keys are whole
+            for key in (low, high):
+                forms = _suit_forms(key)
+                made[FORMS] += forms[0]
+                for place in range(1, 6):
+                    made[FORMS + place] |= forms[place]
+        return made
 
     def moves(self, hand: int) -> tuple[int, int, int]:
         found = self.known.get(hand)
@@ -259,34 +272,29 @@ class Outlook(Room[Moves]):
         """``hand``'s distance to a win (0: it wins; shanten + 1), the tiles whose draw
         lowers it and the tiles whose discard keeps it, as masks."""
         melded = self.melded
-        characters = (hand & _DIGITS) + melded[0]
-        circles = (hand >> _SHIFT & _DIGITS) + SUIT + melded[1]
-        bamboo = (hand >> 2 * _SHIFT & _DIGITS) + 2 * SUIT + melded[2]
-        honours = (hand >> 3 * _SHIFT & _DIGITS) + 3 * SUIT + melded[3]
-        distance, lower, keep = _joined_at(
-            self.pair(characters, circles), self.pair(bamboo, honours), 2 * self.sets + 1
-        )
-        if self.seven_pairs or self.thirteen_terminals:  # only without melds: keys are whole
-            pairs = odd = held = paired = triples = plain = 0
-            for key in (characters, circles, bamboo, honours):
-                forms = _suit_forms(key)
-                pairs += forms[0]
-                odd |= forms[1]
-                held |= forms[2]
-                paired |= forms[3]
-                triples |= forms[4]
-                plain |= forms[5]
-            for other, other_lower, other_keep, allowed in (
-                (7 - pairs, odd, odd, self.seven_pairs),
-                (*_thirteen_terminals(held, paired, triples, plain), self.thirteen_terminals),
-            ):
-                if not allowed or other > distance:
-                    continue
-                if other < distance:
-                    distance, lower, keep = other, other_lower, other_keep
-                else:
-                    lower |= other_lower
-                    keep |= other_keep
+        # The hand's two halves as machine words: its suits then read by native shifts.
+        first: i64 = hand & _HALF
+        second: i64 = hand >> 2 * _SHIFT
+        characters = (first & _DIGITS) + melded[0]
+        circles = (first >> _SHIFT) + SUIT + melded[1]
+        bamboo = (second & _DIGITS) + 2 * SUIT + melded[2]
+        honours = (second >> _SHIFT) + 3 * SUIT + melded[3]
+        low = self.pair(characters, circles)
+        high = self.pair(bamboo, honours)
+        distance, lower, keep = _joined_at(low, high, 2 * self.sets + 1)
+        if self.seven_pairs:
+            odd = low[FORMS + 1] | high[FORMS + 1]
+            distance, lower, keep = _nearer(
+                distance, lower, keep, 7 - low[FORMS] - high[FORMS], odd, odd
+            )
+        if self.thirteen_terminals:
+            other, other_lower, other_keep = _thirteen_terminals(
+                low[FORMS + 2] | high[FORMS + 2],
+                low[FORMS + 3] | high[FORMS + 3],
+                low[FORMS + 4] | high[FORMS + 4],
+                low[FORMS + 5] | high[FORMS + 5],
+            )
+            distance, lower, keep = _nearer(distance, lower, keep, other, other_lower, other_keep)
         return distance, lower, keep
 
 
@@ -342,6 +350,18 @@ def _suit_forms(key: int) -> tuple[int, int, int, int, int, int]:
 # Suits met by searches, with what the irregular forms read of them: bounded as every table
 # keyed by client input is (memo.py), at the size of ``_SUIT_MOVES``.
 _SUIT_FORMS: Final[Memo[int, tuple[int, int, int, int, int, int]]] = Memo(50_000)
+
+
+def _nearer(
+    distance: int, lower: int, keep: int, other: int, other_lower: int, other_keep: int
+) -> tuple[int, int, int]:
+    """A hand's distance and masks with another form's (distance and masks) beside them: the
+    nearer form's, or both forms' masks where the two are as near."""
+    if other > distance:
+        return distance, lower, keep
+    if other < distance:
+        return other, other_lower, other_keep
+    return distance, lower | other_lower, keep | other_keep
 
 
 def _thirteen_terminals(held: int, paired: int, triples: int, plain: int) -> tuple[int, int, int]:
@@ -537,10 +557,13 @@ _POWERS: Final = vec[i64]([5**place for place in range(9)])
 def _suits(hand: int) -> vec[i64]:
     """A packed hand's four suits' digits, as native ints: a hand's draws read their copies
     left from them (the few draws that help, where ``lefts`` counts all 34 kinds)."""
+    low: i64 = hand & _HALF
+    high: i64 = hand >> 2 * _SHIFT
     suits = vec[i64]()
-    for suit in range(4):
-        suits = append(suits, hand >> _SHIFT * suit & _DIGITS)
-    return suits
+    suits = append(suits, low & _DIGITS)
+    suits = append(suits, low >> _SHIFT)
+    suits = append(suits, high & _DIGITS)
+    return append(suits, high >> _SHIFT)
 
 
 def _held(hand: int) -> int:
