@@ -179,17 +179,24 @@ class Oracle:
                 continue
             full = _plus(hand, x)
             best: tuple[float, ...] | None = None
-            for y in range(34):
-                if full[y]:
-                    option = self.value(_minus(full, (y,)), left - 1)
-                    if best is None or self.better(option, best):
-                        best = option
+            for y in self.discards(hand, x, full):
+                option = self.value(_minus(full, (y,)), left - 1)
+                if best is None or self.better(option, best):
+                    best = option
             assert best is not None
-            won = self.score(full, x, True)
+            won = self.score(full, x, True) if self.may_win(hand, full) else None
             if won is not None and not self.better(best, (1.0, 0.0, won, 1.0)):
                 best = (1.0, 0.0, won, 1.0)
             out = [o + p * b for o, b in zip(out, best, strict=True)]
         return tuple(out)
+
+    def discards(self, hand: tuple[int, ...], x: int, full: tuple[int, ...]) -> list[int]:
+        """The discards tried after ``hand`` draws ``x``: every tile held."""
+        return [y for y in range(34) if full[y]]
+
+    def may_win(self, hand: tuple[int, ...], full: tuple[int, ...]) -> bool:
+        """Whether a self-drawn ``full`` is tried as a win (when it is one)."""
+        return True
 
     def figures(self) -> dict[str, Any]:
         self_draw, discard, value, ready = self.value(self.root, self.model.draws_left)
@@ -219,37 +226,24 @@ class ShortestWays(Oracle):
     def distance(self, hand: tuple[int, ...]) -> int:
         return oracle.lacked(hand, 4 - self.sets, self.melded, self.forms)
 
-    def drawn(self, hand: tuple[int, ...], left: int) -> tuple[float, ...]:
-        if left == 0:
-            return (0.0, 0.0, 0.0, 1.0 if self.ready(hand) else 0.0)
-        stay = self.value(hand, left - 1)  # the drawn tile discarded again
+    def discards(self, hand: tuple[int, ...], x: int, full: tuple[int, ...]) -> list[int]:
+        """The drawn tile again; after a draw that lowers the distance, the discards that
+        keep the drawn hand's (a ready hand's win passed: any, from the root only); from
+        the root, after any other draw too."""
         now = self.distance(hand)
-        out = [0.0, 0.0, 0.0, 0.0]
-        for x in range(34):
-            p = self.left(hand, x) / self.size
-            if p <= 0:
-                continue
-            full = _plus(hand, x)
-            helps = self.distance(full) < now
-            if helps or hand == self.root:
-                if helps and now == 1:
-                    kept = [y for y in range(34) if full[y] and y != x] if hand == self.root else []
-                else:
-                    after = self.distance(full)
-                    kept = [y for y in range(34) if full[y] and y != x
-                            and self.distance(_minus(full, (y,))) == after]  # fmt: skip
-            else:
-                kept = []
-            best = stay
-            for y in kept:
-                option = self.value(_minus(full, (y,)), left - 1)
-                if self.better(option, best):
-                    best = option
-            won = self.score(full, x, True) if helps and now == 1 else None
-            if won is not None and not self.better(best, (1.0, 0.0, won, 1.0)):
-                best = (1.0, 0.0, won, 1.0)
-            out = [o + p * b for o, b in zip(out, best, strict=True)]
-        return tuple(out)
+        helps = self.distance(full) < now
+        if not helps and hand != self.root:
+            return [x]
+        if helps and now == 1:
+            passed = [y for y in range(34) if full[y] and y != x] if hand == self.root else []
+            return [x, *passed]
+        after = self.distance(full)
+        return [x, *(y for y in range(34) if full[y] and y != x
+                     and self.distance(_minus(full, (y,))) == after)]  # fmt: skip
+
+    def may_win(self, hand: tuple[int, ...], full: tuple[int, ...]) -> bool:
+        """Only a ready hand's winning draws are tried as wins."""
+        return self.distance(hand) == 1 and self.distance(full) == 0
 
 
 def _plus(counts: tuple[int, ...], tile: int) -> tuple[int, ...]:
