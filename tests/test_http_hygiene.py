@@ -17,12 +17,14 @@ import pytest
 
 from bench import drills, server
 
+from .support import live as live_server
+
 pytestmark = pytest.mark.slow
 
 
 @pytest.fixture(scope="module")
 def port() -> Iterator[int]:
-    with server.gunicorn(workers=1) as live:
+    with live_server.gunicorn() as live:
         yield live.port
 
 
@@ -122,7 +124,7 @@ def test_a_refused_upload_can_finish_sending_and_read_its_answer() -> None:
     # dropping) what comes, not close: a close on unread bytes resets the connection, the
     # client's next send fails and the 408 is lost (the slow-clients drill lost both of its
     # tricklers' answers so in one run of about ten).
-    with server.gunicorn(workers=1, env={"ZJ_CLIENT_TIMEOUT": "1"}) as live:
+    with live_server.gunicorn(ZJ_CLIENT_TIMEOUT="1") as live:
         body = b'{"hand": ' + b" " * 40_000
         raw = drills.head("POST", "/v1/score", live.port, length=len(body))
         with socket.create_connection((server.HOST, live.port), timeout=5) as sock:

@@ -27,6 +27,7 @@ import service
 from bench import server
 from service import create_app, settings
 
+from .support import live as live_server
 from .support.hands import EXAMPLE
 from .support.tools import require_tool
 
@@ -222,10 +223,10 @@ def test_metrics_add_up_across_workers_and_a_replaced_one(tmp_path: Path) -> Non
     directory = tmp_path / "metrics"
     env = {"PROMETHEUS_MULTIPROC_DIR": str(directory)}
     # An earlier run's counts: a restart starts from 0 (the directory is emptied at start).
-    with server.gunicorn(workers=1, env=env) as first:
+    with live_server.gunicorn(**env) as first:
         assert get(first.url + "/v1/score", EXAMPLE) == 200
     assert pids_with_files(directory)
-    with server.gunicorn(workers=2, env=env) as running:
+    with live_server.gunicorn(workers=2, **env) as running:
         # Probes until both workers have answered (each keeps its own files), counted.
         probes = 0
         deadline = time.monotonic() + 20
@@ -265,10 +266,10 @@ def test_metrics_add_up_across_workers_and_a_replaced_one(tmp_path: Path) -> Non
 
 @pytest.mark.slow
 def test_metrics_off_in_gunicorn_and_no_directory_left(tmp_path: Path) -> None:
-    with server.gunicorn(workers=1, env={"ZJ_METRICS": "0"}) as running:
+    with live_server.gunicorn(ZJ_METRICS="0") as running:
         assert get(running.url + "/metrics") == 404
         assert not list(Path("/dev/shm").glob(f"zj-metrics-{running.pid}"))
-    with server.gunicorn(workers=1) as running:
+    with live_server.gunicorn() as running:
         own = Path("/dev/shm") / f"zj-metrics-{running.pid}"
         assert get(running.url + "/metrics") == 200 and own.is_dir()
     assert not own.exists()

@@ -22,10 +22,10 @@ from typing import Any
 import pytest
 from flask.testing import FlaskClient
 
-from bench import server
 from service import create_app
 from service.api import playground
 
+from .support import live as live_server
 from .support.hands import EXAMPLE
 from .support.tools import require_tool
 from .test_operations import samples, value
@@ -61,7 +61,7 @@ def chromium_path() -> str:
 @pytest.fixture(scope="module")
 def live() -> Iterator[str]:
     """The service as shipped: gunicorn with the project's config, on a loopback port."""
-    with server.gunicorn(workers=1) as running:
+    with live_server.gunicorn() as running:
         yield running.url
 
 

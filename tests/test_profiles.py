@@ -22,6 +22,8 @@ from service import create_app, profiles
 from service.domain.rules.rulesets import install_profiles
 from service.profiles import ProfileError
 
+from .support import live as live_server
+
 ROOT = Path(__file__).resolve().parents[1]
 CLUB = {"club": {"minimum": 5, "values": {"2.1.2": 100}}}
 
@@ -170,7 +172,7 @@ def test_gunicorn_stops_on_a_missing_file(tmp_path: Path) -> None:
 
 @pytest.mark.slow
 def test_gunicorn_serves_the_profiles_of_a_good_file(tmp_path: Path) -> None:
-    with server.gunicorn(workers=1, env={"ZJ_PROFILES": write(tmp_path, CLUB)}) as running:
+    with live_server.gunicorn(ZJ_PROFILES=write(tmp_path, CLUB)) as running:
         with urllib.request.urlopen(running.url + "/v1/rules", timeout=10) as response:
             listed = json.load(response)["profiles"]
         with urllib.request.urlopen(running.url + "/v1/patterns?profile=club") as response:

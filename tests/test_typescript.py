@@ -18,8 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from bench import server
-
+from .support import live as live_server
 from .support.contract import SPEC_PATH
 from .support.tools import require_tool
 
@@ -51,6 +50,6 @@ def compiled() -> Path:
 
 
 def test_a_strict_typescript_app_compiles_and_is_answered_as_typed(compiled: Path) -> None:
-    with server.gunicorn(workers=1) as live:
+    with live_server.gunicorn() as live:
         said = _run("node", str(compiled), live.url, timeout=60)
     assert "score, waits, expected scores, batch and a 422 as typed" in said
