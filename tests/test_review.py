@@ -20,6 +20,7 @@ from typing import Any
 import pytest
 
 from service import cli, engine
+from service.domain.analysis import analysis
 from service.domain.analysis.expectation import Outlooks
 from service.domain.records.review import graded
 from service.domain.rules.hand import Hand, Rules
@@ -259,6 +260,32 @@ def test_a_claim_made_overrides_what_it_takes_precedence_over() -> None:
         {"kind": "pung", "tiles": "666m", "concealed": False}
     ]
     assert "visible" not in pung["position"]  # the claimed 6m left the table: nothing seen
+
+
+def test_a_meld_s_question_is_answered_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    """North's pung option asks /v1/discards on its tiles after the pung, and so does its
+    discard that follows: one analysis answers both, with the same figures."""
+    asked: list[Hand] = []
+    searched = analysis.discards
+
+    def counted(hand: Hand, *rest: Any) -> Any:
+        asked.append(hand)
+        return searched(hand, *rest)
+
+    monkeypatch.setattr(analysis, "discards", counted)
+    events = [
+        {"seat": "E", "discard": "6m"},
+        {"seat": "N", "pung": "666m"},
+        {"seat": "N", "discard": "1z"},
+    ]
+    deal = {**DEAL, "N": "66m123456p789s12z"}  # one from ready once it pungs 6m
+    answer = engine.replay({"record": {"deal": deal, "events": events}, "review": {"seats": ["N"]}})
+    pung, discard = answer["review"]["seats"]["N"]["decisions"]
+    assert (pung["kind"], pung["played"], discard["kind"]) == ("claim", "pung", "discard")
+    assert len(asked) == 1
+    option = next(o for o in pung["options"] if o["play"] == "pung")
+    assert option["expected"] is not None
+    assert figures(option) == discard["best_figures"]
 
 
 def test_a_win_taken_is_a_claim_decision() -> None:

@@ -211,6 +211,9 @@ class _Reviewer:
         self.pause = pause
         # One budget's worth of hands and wins kept across the seat's decisions.
         self.kept = Outlooks(model.budget)
+        # Each ``/v1/discards`` answer by its question: a meld's claim option asks what the
+        # seat's discard after that claim asks again (a few of a seat's twenty analyses).
+        self.answered: dict[tuple[object, ...], list[analysis.Discard]] = {}
         self.decisions: list[Decision] = []
 
     def run(self) -> Reviewed:
@@ -263,15 +266,19 @@ class _Reviewer:
 
     def _discards(self, question: Question) -> tuple[list[Option], Option]:
         """Each discard as ``/v1/discards`` ranks it (the objective first), and the fastest."""
-        _, found, _ = analysis.discards(
-            question.hand,
-            question.win,
-            self.rules,
-            question.visible,
-            self._model(question.draws_left),
-            self.pause,
-            self.kept,
-        )
+        asked = (question.hand, question.win, question.visible, question.draws_left)
+        found = self.answered.get(asked)
+        if found is None:
+            _, found, _ = analysis.discards(
+                question.hand,
+                question.win,
+                self.rules,
+                question.visible,
+                self._model(question.draws_left),
+                self.pause,
+                self.kept,
+            )
+            self.answered[asked] = found
         options = [
             Option(
                 t.repeated(discard.tile),
