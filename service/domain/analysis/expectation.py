@@ -955,10 +955,19 @@ def fits_whole(concealed: int, model: Model) -> bool:
     13-tile hands ``k`` draws away are at most ``C(n, k) * C(33 + k, k)`` (k tiles of the
     ``n`` gone, k kinds come), and the 14-tile hands at most 34 for each hand before them;
     and no more than there are hands of that many tiles at all."""
-    near = [comb(concealed, k) * comb(t.KINDS - 1 + k, k) for k in range(model.draws_left + 1)]
-    within = sum(near) + t.KINDS * sum(near[:-1])
-    every = comb(t.KINDS + concealed - 1, concealed) + comb(t.KINDS + concealed, concealed + 1)
-    return min(within, every) <= min(model.budget, WHOLE)
+    key = concealed * 1000 + model.draws_left  # (draws left: at most 40, API.md)
+    reach = _REACH.get(key)
+    if reach is None:
+        near = [comb(concealed, k) * comb(t.KINDS - 1 + k, k) for k in range(model.draws_left + 1)]
+        within = sum(near) + t.KINDS * sum(near[:-1])
+        every = comb(t.KINDS + concealed - 1, concealed) + comb(t.KINDS + concealed, concealed + 1)
+        reach = _REACH.put(key, min(within, every))
+    return reach <= min(model.budget, WHOLE)
+
+
+# The count of ``fits_whole`` by the concealed tiles and the draws left (a request counts it
+# for each discard): bounded as every table keyed by client input is (memo.py).
+_REACH: Final[Memo[int, int]] = Memo(1_000)
 
 
 def _figures(graph: _Graph, model: Model, pause: Pause | None) -> Figures:
