@@ -422,6 +422,31 @@ def test_ready_discards_wait_and_score_as_waits_and_score_do(
             assert scored["score"] == compact["self_draw"]["score"]
 
 
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(hands(14), st.sampled_from(sorted(EXCLUSIONS)))
+def test_with_expect_the_hands_are_read_as_without(
+    hand: tuple[list[int], tuple[Meld, ...]], exclude: tuple[str, ...]
+) -> None:
+    """With ``expect``, /v1/discards and /v1/waits read the shanten and useful tiles from the
+    search's tables (``Outlook``), not the analysis' own (``Shape``): the same answers, for
+    the 14 tiles, each discard, and the 13 tiles of the first, with melds and under each
+    exclusion of the irregular forms."""
+    counts, melds = hand
+    body = _body(counts, melds, exclude)
+    expect = {"draws_left": 1}
+    plain = engine.discards(body)
+    searched = engine.discards({**body, "expect": expect})
+    assert searched["shanten"] == plain["shanten"]
+    read = ("shanten", "useful", "waits")
+    by_tile = {d["tile"]: [d.get(key) for key in read] for d in searched["discards"]}
+    assert by_tile == {d["tile"]: [d.get(key) for key in read] for d in plain["discards"]}
+    first = next(tile for tile, count in enumerate(counts) if count)
+    body = _body(_without(counts, first), melds, exclude)
+    plain = engine.waits(body)
+    searched = engine.waits({**body, "expect": expect})
+    assert [searched[key] for key in read] == [plain[key] for key in read]
+
+
 def _written(counts: list[int]) -> str:
     return t.compact([tile for tile in range(t.KINDS) for _ in range(counts[tile])])
 

@@ -16,8 +16,6 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
-from librt.vecs import vec
-from mypy_extensions import i64
 
 from service import engine
 from service.domain.analysis.analysis import discards, waits_analysis
@@ -27,13 +25,13 @@ from service.domain.analysis.expectation import (
     Figures,
     Model,
     Outlook,
-    Play,
-    Plays,
     _figures,
     _Graph,
     _search_all,
     _search_bounded,
     _suit_moves,
+    _tie_better,
+    _win_taken,
     expect,
     packed,
 )
@@ -486,14 +484,13 @@ def test_a_win_worth_nothing_is_still_a_win() -> None:
 def test_plays_equal_but_for_the_way_they_win_prefer_the_self_draw() -> None:
     """RULES.md §8 leaves ties open; the service breaks the last of them by the chance of a
     self-draw, so a figure never depends on the order plays are tried in."""
-    by_self_draw = Play(0.5, 0.2, 0.8, 0.2)
-    by_discard = Play(0.5, 0.2, 0.8, 0.1)
-    assert by_self_draw.better(by_discard) and not by_discard.better(by_self_draw)
-    assert not by_self_draw.better(Play(0.5, 0.2, 0.8, 0.2))
-    plays = Plays(False, vec[i64]([1]))
+    # Two plays alike by the objective, the other figure and the ready chance.
+    assert _tie_better(0.2, 0.8, 0.2, 0.2, 0.8, 0.1)
+    assert not _tie_better(0.2, 0.8, 0.1, 0.2, 0.8, 0.2)
+    assert not _tie_better(0.2, 0.8, 0.2, 0.2, 0.8, 0.2)
     # A self-drawn win worth exactly what play goes on to get (won for certain, ready): taken.
-    assert plays.win_first(0.5, True, Play(0.5, 1.0, 1.0, 1.0))
-    assert not plays.win_first(0.5, False, Play(0.5, 1.0, 1.0, 1.0))
+    assert _win_taken(False, 0.5, True, 0.5, 1.0, 1.0, 1.0)
+    assert not _win_taken(False, 0.5, False, 0.5, 1.0, 1.0, 1.0)
 
 
 def test_a_single_wait_with_one_draw_is_its_copies_over_the_wall() -> None:

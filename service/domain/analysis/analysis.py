@@ -35,6 +35,7 @@ from .expectation import (
     Search,
     expect,
     fits_whole,
+    packed,
 )
 from .waits import Wait, scored_wait, ways_to_win
 
@@ -105,15 +106,14 @@ def waits_analysis(
     it, a review's)."""
     melds = declared_melds(hand, size=13)
     ways = ways_to_win(hand, melds, win, rules)
-    shape = Shape(melds, table_for(rules).wins)
     unseen = _unseen(hand.tiles, melds, seen)
-    counts = t.counts(hand.tiles)
-    analysis = shape.analyse(counts, unseen)
+    reader = _Reader(hand, melds, win.seat, rules, model, kept)
+    analysis = reader.analyse(t.counts(hand.tiles), unseen)
     scored = _scored_waits(hand, melds, ways, rules, analysis)
-    if model is None:
+    if model is None or reader.outlook is None:
         return analysis, scored, None, None
     figures, expectation = _expected(
-        [hand], [analysis.shanten], melds, win.seat, rules, unseen, model, pause, kept
+        [hand], [analysis.shanten], reader.outlook, unseen, model, pause
     )
     return analysis, scored, figures[0], expectation
 
@@ -132,26 +132,26 @@ def discards(
     ``waits_analysis``)."""
     melds = declared_melds(hand, size=14, won=False)
     ways = ways_to_win(hand, melds, win, rules)
-    shape = Shape(melds, table_for(rules).wins)
     # The discarded tile counts as seen, so copies are counted with it still in the hand.
     unseen = _unseen(hand.tiles, melds, seen)
+    reader = _Reader(hand, melds, win.seat, rules, model, kept)
     counts = t.counts(hand.tiles)
     found = []
     waiting: dict[int, Hand] = {}  # the 13 tiles each discard leaves
     for tile in sorted(set(hand.tiles)):
         counts[tile] -= 1
-        analysis = shape.analyse(counts, unseen)
+        analysis = reader.analyse(counts, unseen)
         counts[tile] += 1
         waiting[tile] = _without(hand, tile)
         scored = _scored_waits(waiting[tile], melds, ways, rules, analysis)
         found.append(Discard(tile, analysis, tuple(scored)))
     found.sort(key=Discard.rank)
-    shanten = shape.shanten(counts)
-    if model is None:
+    shanten = reader.shanten(counts)
+    if model is None or reader.outlook is None:
         return shanten, found, None
     left = [waiting[discard.tile] for discard in found]
     away = [discard.analysis.shanten for discard in found]
-    figures, expectation = _expected(left, away, melds, win.seat, rules, unseen, model, pause, kept)
+    figures, expectation = _expected(left, away, reader.outlook, unseen, model, pause)
     expected = [
         Discard(discard.tile, discard.analysis, discard.waits, figure)
         for discard, figure in zip(found, figures, strict=True)
@@ -180,13 +180,10 @@ def _objective(figures: Figures | None, model: Model) -> float:
 def _expected(
     hands: list[Hand],
     shanten: list[int],
-    melds: tuple[Meld, ...],
-    seat: str,
-    rules: Rules,
+    outlook: Outlook,
     unseen: list[int],
     model: Model,
     pause: Pause | None,
-    kept: Outlooks | None = None,
 ) -> tuple[list[Figures | None], Expectation]:
     """Each 13-tile hand's figures, in order (lowest ``shanten`` first), from one budget of
     states for the request: an evaluation that does not fit what is left of it has none
@@ -200,12 +197,6 @@ def _expected(
     ways only, or bounded where what was left of the budget was too little for the whole
     search), it is searched again so; if its 13 tiles alone do not fit the budget (/v1/waits
     has no figures for them), it keeps the figures of its first search."""
-    # An outlook's tables are pure functions of the hands met: kept or new, the same figures.
-    outlook = (
-        Outlook(hands[0], melds, seat, rules)
-        if kept is None
-        else kept.get(hands[0], melds, seat, rules)
-    )
     nearest = min(shanten)
     budget = _Budget(model)
     figures: list[Figures | None] = []
@@ -296,6 +287,51 @@ def _unseen(held: tuple[int, ...], melds: tuple[Meld, ...], seen: Sequence[int])
                 " there are only 4",
             )
     return [4 - count for count in copies]
+
+
+class _Reader:
+    """How a request reads its hands' shanten and useful tiles: by their own tables
+    (``Shape``), or, when it asks for the expected score, by the search's (``Outlook.moves``:
+    a hand's distance and the kinds whose draw lowers it, the same figures), which the search
+    then meets again rather than joining every suit pair twice."""
+
+    __slots__ = ("outlook", "shape")
+
+    def __init__(
+        self,
+        hand: Hand,
+        melds: tuple[Meld, ...],
+        seat: str,
+        rules: Rules,
+        model: Model | None,
+        kept: Outlooks | None,
+    ) -> None:
+        self.shape: Shape | None = None
+        self.outlook: Outlook | None = None
+        if model is None:
+            self.shape = Shape(melds, table_for(rules).wins)
+        elif kept is None:
+            self.outlook = Outlook(hand, melds, seat, rules)
+        else:  # an outlook's tables are pure functions of the hands met: the same figures
+            self.outlook = kept.get(hand, melds, seat, rules)
+
+    def shanten(self, counts: list[int]) -> int:
+        """The hand's shanten: 13 tiles (with the melds), or 14 (-1: it wins)."""
+        if self.outlook is not None:
+            return self.outlook.moves(packed(counts))[0] - 1
+        assert self.shape is not None
+        return self.shape.shanten(counts)
+
+    def analyse(self, counts: list[int], unseen: list[int]) -> Analysis:
+        """The analysis of 13 tiles (with the melds)."""
+        if self.outlook is None:
+            assert self.shape is not None
+            return self.shape.analyse(counts, unseen)
+        distance, lower, _ = self.outlook.moves(packed(counts))
+        useful = [
+            Useful(tile, max(0, unseen[tile])) for tile in range(t.KINDS) if lower >> tile & 1
+        ]
+        return Analysis(distance - 1, tuple(useful))
 
 
 class Shape(Room[tuple[int, ...]]):

@@ -642,11 +642,7 @@ def _search_bounded(
 
 def _solve(graph: _Graph, model: Model, pause: Pause | None) -> tuple[float, float, float, float]:
     """The root's four figures (self-draw and discard win chances, expected score, ready
-    chance) under the best play, by the draws left, from none up.
-
-    A hand's figures are kept as the play order reads them (``Play``): the objective first,
-    then the other of score and chance, the ready chance, the self-draw chance.
-    """
+    chance) under the best play, by the draws left, from none up (``Plays``)."""
     n = len(graph.hands)
     size = sum(graph.copies) - len(_tiles(graph.hands[0]))
     wall = float(size) if size > 0 else 1.0
@@ -666,11 +662,12 @@ def _solve(graph: _Graph, model: Model, pause: Pause | None) -> tuple[float, flo
         if rate > 0
         else []
     )
-    plays = Plays(model.objective == "win_probability", graph.distance)
+    plays = Plays(model.objective == "win_probability", graph.distance, len(graph.child_ends))
     # A hand first reached after d draws is met with at most draws_left - d left: the hands
     # are listed by the draws it takes to reach them, so those that can still be met with
-    # ``left`` are the first ``within[draws_left - left]`` (the others keep figures no play
-    # reads).
+    # ``left`` are the first ``within[draws_left - left]``. The others' figures are left as
+    # they were: no play of a hand met reads them (a hand met with ``left`` draws reads those
+    # one draw farther, met with ``left - 1``).
     within = [0] * (model.draws_left + 1)
     for depth in graph.depth:
         if depth <= model.draws_left:
@@ -678,7 +675,7 @@ def _solve(graph: _Graph, model: Model, pause: Pause | None) -> tuple[float, flo
     for draws in range(1, model.draws_left + 1):
         within[draws] += within[draws - 1]
     for left in range(model.draws_left + 1):
-        met = within[model.draws_left - left]
+        met: i64 = within[model.draws_left - left]
         if left:
             _draw(graph, chances, stays, plays, met)
         if offered:
@@ -691,64 +688,57 @@ def _solve(graph: _Graph, model: Model, pause: Pause | None) -> tuple[float, flo
 TIE: Final = 1e-9  # figures this close are one figure: plays alike are told apart further on
 
 
-class Play:
-    """A hand's figures under its best play with some draws left, in the order plays are
-    compared: the objective (``first``: expected score, or chance of winning), the other of
-    the two (``second``), the chance of being ready, the chance of winning by self-draw.
+class Plays:
+    """Each hand's figures under its best play with the draws left so far, in the order plays
+    are compared: the objective (``first``: expected score, or chance of winning), the other
+    of the two (``second``), the chance of being ready, the chance of winning by self-draw.
     Plays equal by all four have the same figures but the split of the win's ways, so the
-    figures reported never depend on the order plays are tried in. (An object of four
-    unboxed floats: the solve reads a play's figures from it, not four lists of boxed ones.)
+    figures reported never depend on the order plays are tried in.
+
+    Each figure is a vector of unboxed floats, one entry a hand, and the next draw writes a
+    second set (``then_*``): the two take turns, so a draw makes no objects. ``best`` holds
+    each 14-tile hand's best discard as the draw finds it.
     """
 
-    __slots__ = ("first", "ready", "second", "self_drawn")
+    __slots__ = (
+        "best",
+        "by_chance",
+        "first",
+        "ready",
+        "second",
+        "self_drawn",
+        "then_first",
+        "then_ready",
+        "then_second",
+        "then_self_drawn",
+    )
 
-    def __init__(self, first: float, second: float, ready: float, self_drawn: float) -> None:
-        self.first = first
-        self.second = second
-        self.ready = ready
-        self.self_drawn = self_drawn
-
-    def better(self, other: Play) -> bool:
-        """Whether this play is better than ``other``."""
-        if self.first > other.first + TIE:
-            return True
-        if self.first < other.first - TIE:
-            return False
-        return _tie_better(
-            self.second, self.ready, self.self_drawn, other.second, other.ready, other.self_drawn
-        )
-
-
-class Plays:
-    """Each hand's ``Play`` with the draws left so far (``now``), and the plays the next draw
-    writes (``then``): the two take turns, so a draw makes no objects."""
-
-    __slots__ = ("by_chance", "now", "then")
-
-    def __init__(self, by_chance: bool, distance: vec[i64]) -> None:
+    def __init__(self, by_chance: bool, distance: vec[i64], drawn: int) -> None:
         self.by_chance = by_chance
-        self.now = [Play(0.0, 0.0, 1.0 if d == 1 else 0.0, 0.0) for d in distance]
-        self.then = [Play(0.0, 0.0, 0.0, 0.0) for _ in distance]
+        zeros = vec[float]([0.0] * len(distance))
+        self.first = zeros
+        self.second = zeros[:]
+        self.ready = vec[float]([1.0 if d == 1 else 0.0 for d in distance])
+        self.self_drawn = zeros[:]
+        self.then_first = zeros[:]
+        self.then_second = zeros[:]
+        self.then_ready = zeros[:]
+        self.then_self_drawn = zeros[:]
+        self.best = vec[i64]([-1] * drawn)
 
-    def win_first(self, won: float, self_drawn: bool, play: Play) -> bool:
-        """Whether a win worth ``won`` is taken rather than ``play``: unless that is better."""
-        first, second = (1.0, won) if self.by_chance else (won, 1.0)
-        if play.first > first + TIE:
-            return False
-        if play.first < first - TIE:
-            return True
-        way = 1.0 if self_drawn else 0.0
-        return not _tie_better(play.second, play.ready, play.self_drawn, second, 1.0, way)
-
-    def win(self, won: float) -> tuple[float, float]:
-        """A win's first and second figures."""
-        return (1.0, won) if self.by_chance else (won, 1.0)
+    def turn(self) -> None:
+        """The figures the draw wrote become the hands' figures."""
+        self.first, self.then_first = self.then_first, self.first
+        self.second, self.then_second = self.then_second, self.second
+        self.ready, self.then_ready = self.then_ready, self.ready
+        self.self_drawn, self.then_self_drawn = self.then_self_drawn, self.self_drawn
 
     def figures(self, i: int) -> tuple[float, float, float, float]:
         """Hand ``i``'s figures: self-draw and discard win chances, expected score, ready."""
-        play = self.now[i]
-        chance, value = (play.first, play.second) if self.by_chance else (play.second, play.first)
-        return play.self_drawn, chance - play.self_drawn, value, play.ready
+        first, second = self.first[i], self.second[i]
+        chance, value = (first, second) if self.by_chance else (second, first)
+        self_drawn = self.self_drawn[i]
+        return self_drawn, chance - self_drawn, value, self.ready[i]
 
 
 def _tie_better(
@@ -762,105 +752,159 @@ def _tie_better(
     return self_a > self_b + TIE
 
 
-def _draw(graph: _Graph, chances: vec[float], stays: vec[float], plays: Plays, met: int) -> None:
+def _win_taken(
+    by_chance: bool,
+    won: float,
+    self_drawn: bool,
+    first: float,
+    second: float,
+    ready: float,
+    self_a: float,
+) -> bool:
+    """Whether a win worth ``won`` is taken rather than a play of these four figures: unless
+    that play is better (a win is ready, and self-drawn or not)."""
+    win_first = 1.0 if by_chance else won
+    if first < win_first - TIE:
+        return True
+    if first > win_first + TIE:
+        return False
+    way = 1.0 if self_drawn else 0.0
+    return not _tie_better(second, ready, self_a, won if by_chance else 1.0, 1.0, way)
+
+
+def _draw(graph: _Graph, chances: vec[float], stays: vec[float], plays: Plays, met: i64) -> None:
     """One more draw: each 14-tile hand's best discard, then the draws of each of the first
-    ``met`` hands weighed (the rest keep their figures)."""
-    now = plays.now
-    # Each 14-tile hand's best discard. Plays are told apart by ``first`` alone unless it ties
-    # (``Play.better`` then): most comparisons end there, without a call.
+    ``met`` hands weighed. Plays are told apart by ``first`` alone unless it ties
+    (``_tie_better`` then): most comparisons end there, without a call."""
+    first = plays.first
+    second = plays.second
+    ready = plays.ready
+    self_drawn = plays.self_drawn
     children = graph.children
-    best = vec[i64]()
+    best = plays.best
+    child_ends = graph.child_ends
     start: i64 = 0
-    for end in graph.child_ends:
+    count: i64 = len(child_ends)
+    for drawn in range(count):
+        end = child_ends[drawn]
         chosen: i64 = -1
         if end > start:
             chosen = children[start]
-            top = now[chosen]
+            top = first[chosen]
             for place in range(start + 1, end):
                 child = children[place]
-                play = now[child]
-                value = play.first
-                if value > top.first + TIE or (value >= top.first - TIE and play.better(top)):
+                value = first[child]
+                if value > top + TIE or (
+                    value >= top - TIE
+                    and _tie_better(
+                        second[child],
+                        ready[child],
+                        self_drawn[child],
+                        second[chosen],
+                        ready[chosen],
+                        self_drawn[chosen],
+                    )
+                ):
                     chosen = child
-                    top = play
-        best = append(best, chosen)
+                    top = value
+        best[drawn] = chosen
         start = end
     nodes = graph.nodes
     wins = graph.wins
     starts = graph.starts
     ends = graph.ends
-    then = plays.then
+    by_chance = plays.by_chance
+    then_first = plays.then_first
+    then_second = plays.then_second
+    then_ready = plays.then_ready
+    then_self_drawn = plays.then_self_drawn
     for i in range(met):
-        here = now[i]
+        here_first = first[i]
+        here_second = second[i]
+        here_ready = ready[i]
+        here_self = self_drawn[i]
         stay = stays[i]
-        a_first = stay * here.first
-        a_second = stay * here.second
-        a_ready = stay * here.ready
-        a_self = stay * here.self_drawn
+        a_first = stay * here_first
+        a_second = stay * here_second
+        a_ready = stay * here_ready
+        a_self = stay * here_self
         for edge in range(starts[i], ends[i]):
             p = chances[edge]
+            # The drawn tile discarded again, unless the drawn hand's best discard is better.
+            taken_first = here_first
+            taken_second = here_second
+            taken_ready = here_ready
+            taken_self = here_self
             node = nodes[edge]
-            won = wins[edge]
-            taken = here  # the drawn tile discarded again
             if node >= 0:
                 other = best[node]
                 if other >= 0:
-                    play = now[other]
-                    value = play.first
-                    if value > here.first + TIE or (
-                        value >= here.first - TIE and play.better(here)
+                    value = first[other]
+                    if value > here_first + TIE or (
+                        value >= here_first - TIE
+                        and _tie_better(
+                            second[other],
+                            ready[other],
+                            self_drawn[other],
+                            here_second,
+                            here_ready,
+                            here_self,
+                        )
                     ):
-                        taken = play
-            if won >= 0 and plays.win_first(won, True, taken):
-                win_first, win_second = plays.win(won)
-                a_first += p * win_first
-                a_second += p * win_second
+                        taken_first = value
+                        taken_second = second[other]
+                        taken_ready = ready[other]
+                        taken_self = self_drawn[other]
+            won = wins[edge]
+            if won >= 0 and _win_taken(
+                by_chance, won, True, taken_first, taken_second, taken_ready, taken_self
+            ):
+                a_first += p * (1.0 if by_chance else won)
+                a_second += p * (won if by_chance else 1.0)
                 a_ready += p
                 a_self += p
                 continue
-            a_first += p * taken.first
-            a_second += p * taken.second
-            a_ready += p * taken.ready
-            a_self += p * taken.self_drawn
-        out = then[i]
-        out.first = a_first
-        out.second = a_second
-        out.ready = a_ready
-        out.self_drawn = a_self
-    for i in range(met, len(now)):
-        kept = now[i]
-        out = then[i]
-        out.first = kept.first
-        out.second = kept.second
-        out.ready = kept.ready
-        out.self_drawn = kept.self_drawn
-    plays.now = then
-    plays.then = now
+            a_first += p * taken_first
+            a_second += p * taken_second
+            a_ready += p * taken_ready
+            a_self += p * taken_self
+        then_first[i] = a_first
+        then_second[i] = a_second
+        then_ready[i] = a_ready
+        then_self_drawn[i] = a_self
+    plays.turn()
 
 
-def _others(offered: list[list[tuple[float, float]]], plays: Plays, met: int) -> None:
+def _others(offered: list[list[tuple[float, float]]], plays: Plays, met: i64) -> None:
     """The three others' discards, before the draw: each a winning tile with its chance, won
-    on or let pass (in place), for the first ``met`` hands."""
-    now = plays.now
+    on (a win is ready, not self-drawn) or let pass, in place, for the first ``met`` hands."""
+    first = plays.first
+    second = plays.second
+    ready = plays.ready
+    self_drawn = plays.self_drawn
+    by_chance = plays.by_chance
     for i in range(met):
         wins = offered[i]
         if not wins:
             continue
-        play = now[i]
         for _ in range(OTHERS):
+            here_first = first[i]
+            here_second = second[i]
+            here_ready = ready[i]
             stay = 1.0
             a_first = a_second = a_ready = 0.0
             for p, won in wins:
-                if p > 0 and plays.win_first(won, False, play):
-                    win_first, win_second = plays.win(won)
+                if p > 0 and _win_taken(
+                    by_chance, won, False, here_first, here_second, here_ready, self_drawn[i]
+                ):
                     stay -= p
-                    a_first += p * win_first
-                    a_second += p * win_second
+                    a_first += p * (1.0 if by_chance else won)
+                    a_second += p * (won if by_chance else 1.0)
                     a_ready += p
-            play.first = a_first + stay * play.first
-            play.second = a_second + stay * play.second
-            play.ready = a_ready + stay * play.ready
-            play.self_drawn = stay * play.self_drawn
+            first[i] = a_first + stay * here_first
+            second[i] = a_second + stay * here_second
+            ready[i] = a_ready + stay * here_ready
+            self_drawn[i] = stay * self_drawn[i]
 
 
 # --- The entry point -----------------------------------------------------------------------
@@ -911,10 +955,19 @@ def fits_whole(concealed: int, model: Model) -> bool:
     13-tile hands ``k`` draws away are at most ``C(n, k) * C(33 + k, k)`` (k tiles of the
     ``n`` gone, k kinds come), and the 14-tile hands at most 34 for each hand before them;
     and no more than there are hands of that many tiles at all."""
-    near = [comb(concealed, k) * comb(t.KINDS - 1 + k, k) for k in range(model.draws_left + 1)]
-    within = sum(near) + t.KINDS * sum(near[:-1])
-    every = comb(t.KINDS + concealed - 1, concealed) + comb(t.KINDS + concealed, concealed + 1)
-    return min(within, every) <= min(model.budget, WHOLE)
+    key = concealed * 1000 + model.draws_left  # (draws left: at most 40, API.md)
+    reach = _REACH.get(key)
+    if reach is None:
+        near = [comb(concealed, k) * comb(t.KINDS - 1 + k, k) for k in range(model.draws_left + 1)]
+        within = sum(near) + t.KINDS * sum(near[:-1])
+        every = comb(t.KINDS + concealed - 1, concealed) + comb(t.KINDS + concealed, concealed + 1)
+        reach = _REACH.put(key, min(within, every))
+    return reach <= min(model.budget, WHOLE)
+
+
+# The count of ``fits_whole`` by the concealed tiles and the draws left (a request counts it
+# for each discard): bounded as every table keyed by client input is (memo.py).
+_REACH: Final[Memo[int, int]] = Memo(1_000)
 
 
 def _figures(graph: _Graph, model: Model, pause: Pause | None) -> Figures:
