@@ -48,8 +48,10 @@ ALONE = pytest.mark.serial
         ),
         pytest.param(drills.keepalive_and_pipelining, id="keep-alive-and-pipelining"),
         pytest.param(drills.memory, id="memory-bound", marks=ALONE),
+        # Floods of 2 s: every phase still sheds (503 problem documents in each, at 2 s as at
+        # 4 s: two runs and one, 2026-11-28, the compiled build), in 24 s against 33.
         pytest.param(
-            lambda: drills.overload(seconds=4), id="overload-shed-livez-answers", marks=ALONE
+            lambda: drills.overload(seconds=2), id="overload-shed-livez-answers", marks=ALONE
         ),
         pytest.param(drills.framing, id="framing-errors-are-client-errors"),
         pytest.param(drills.ahead, id="livez-ahead-of-queued-work", marks=ALONE),
