@@ -48,7 +48,8 @@ def compiled() -> Iterator[Path]:
         "node and npm are not installed (make node-tools installs Debian's)",
     )
     # One build's suite at a time here, from install to run: make test runs the two side by
-    # side, and each compiles the app again.
+    # side, and each compiles the app again (incrementally, tsconfig.json: the second build's
+    # tsc checks again only what changed, and reports the errors it kept; 2.6 s against 9).
     with (APP / "package-lock.json").open("rb") as lockfile:
         fcntl.flock(lockfile, fcntl.LOCK_EX)
         lock = lockfile.read()
