@@ -54,12 +54,14 @@ typecheck: venv
 # compile (on one core) goes on, and the compiled build's as soon as it is built. Neither
 # suite keeps both cores busy throughout (servers starting, sleeps, a browser, the network):
 # together they fill each other's gaps. Each prints when it ends (-Otarget). Last, alone, the
-# timing-sensitive drills (marked serial), which other work beside them would skew, on the
-# compiled build only: they judge the serving layer (gunicorn, service/worker.py, reading.py,
-# turns.py), the same interpreted Python in both builds, and the build the image ships; on the
-# pure build they would judge that code again behind a slower engine. A plain `pytest` runs
-# everything in one process.
+# timing-sensitive drills (marked serial), which other work beside them would skew. What runs
+# on the compiled build only (docs/DESIGN.md): the drills, which judge the serving layer
+# (gunicorn, service/worker.py, reading.py, turns.py), interpreted in both builds, and the
+# tests marked client_side (the browser's and the client apps'), which judge the page's
+# scripts and the contract, the same files in both builds: on the build the image ships. A
+# plain `pytest` runs everything in one process.
 EVERY_CORE := -n auto --dist loadgroup -m "not serial"
+ON_BOTH    := -n auto --dist loadgroup -m "not serial and not client_side"
 ALONE      := -m serial tests/test_serving.py tests/test_faults.py  # conftest.py: SERIAL_MODULES
 PYTEST_COMPILED := cd build/compiled && ../../$(BIN)/pytest -p no:cacheprovider
 
@@ -67,9 +69,9 @@ test:
 	$(MAKE) -j4 -Otarget --no-print-directory test-pure compiled-suite
 	$(PYTEST_COMPILED) $(ALONE)
 
-# The pure build's suite but the drills (make test).
+# The pure build's suite but what runs on the compiled build only (make test).
 test-pure: lint typecheck test-tools
-	$(BIN)/pytest $(EVERY_CORE)
+	$(BIN)/pytest $(ON_BOTH)
 
 compiled: venv
 	bash scripts/compile.sh $(BIN)/python

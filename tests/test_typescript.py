@@ -12,10 +12,8 @@ Node and npm come from Debian (`make node-tools`); without them the test is skip
 
 from __future__ import annotations
 
-import fcntl
 import shutil
 import subprocess
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -26,11 +24,11 @@ from .support.tools import require_tool
 
 APP = Path(__file__).parent / "typescript"
 # The lockfile that node_modules was installed from, written there after `npm ci` (which
-# empties node_modules first): the compiled build's suite uses this same directory
-# (build/compiled/tests links here), and installs again only for another lockfile.
+# empties node_modules first): a run again, or on the other build (build/compiled/tests links
+# here), installs again only for another lockfile.
 INSTALLED_FROM = APP / "node_modules" / ".installed-from-package-lock.json"
 
-pytestmark = pytest.mark.slow
+pytestmark = [pytest.mark.slow, pytest.mark.client_side]
 
 
 def _run(*command: str, timeout: float = 300) -> str:
@@ -42,25 +40,22 @@ def _run(*command: str, timeout: float = 300) -> str:
 
 
 @pytest.fixture(scope="module")
-def compiled() -> Iterator[Path]:
+def compiled() -> Path:
     require_tool(
         shutil.which("node") and shutil.which("npm"),
         "node and npm are not installed (make node-tools installs Debian's)",
     )
-    # One build's suite at a time here, from install to run: make test runs the two side by
-    # side, and each compiles the app again (incrementally, tsconfig.json: the second build's
-    # tsc checks again only what changed, and reports the errors it kept; 2.6 s against 9).
-    with (APP / "package-lock.json").open("rb") as lockfile:
-        fcntl.flock(lockfile, fcntl.LOCK_EX)
-        lock = lockfile.read()
-        # The lockfile's exact packages, from the npm registry (what `npm ci` is for).
-        if not INSTALLED_FROM.exists() or INSTALLED_FROM.read_bytes() != lock:
-            _run("npm", "ci", "--no-audit", "--no-fund", "--loglevel=error")
-            INSTALLED_FROM.write_bytes(lock)
-        tools = APP / "node_modules" / ".bin"
-        _run(str(tools / "openapi-typescript"), str(SPEC_PATH), "-o", "schema.d.ts")
-        _run(str(tools / "tsc"), "-p", ".")
-        yield APP / "build" / "client.js"
+    # The lockfile's exact packages, from the npm registry (what `npm ci` is for).
+    lock = (APP / "package-lock.json").read_bytes()
+    if not INSTALLED_FROM.exists() or INSTALLED_FROM.read_bytes() != lock:
+        _run("npm", "ci", "--no-audit", "--no-fund", "--loglevel=error")
+        INSTALLED_FROM.write_bytes(lock)
+    tools = APP / "node_modules" / ".bin"
+    _run(str(tools / "openapi-typescript"), str(SPEC_PATH), "-o", "schema.d.ts")
+    # Incremental (tsconfig.json): a run again checks only what changed, and reports again
+    # the errors it kept (2.6 s against 9).
+    _run(str(tools / "tsc"), "-p", ".")
+    return APP / "build" / "client.js"
 
 
 def test_a_strict_typescript_app_compiles_and_is_answered_as_typed(compiled: Path) -> None:
