@@ -5,7 +5,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 PORT   ?= 8000
 
-.PHONY: help venv serve test test-pure suit-table lint typecheck compiled test-compiled bench bench-tools test-tools browser-tools node-tools container-test load screenshot clean
+.PHONY: help venv serve test test-pure suit-table lint typecheck compiled compiled-suite test-compiled bench bench-tools test-tools browser-tools node-tools container-test load screenshot clean
 
 help:
 	@echo "make serve           run the service with gunicorn on \$$PORT (default 8000)"
@@ -49,24 +49,29 @@ typecheck: venv
 
 # The suite runs twice: on the source tree (pure Python) and on the compiled build the image
 # ships, where mypyc also enforces the type annotations at run time. Side by side (make -j):
-# the set-up steps, each on one core at most or on the network, and the pure build's suite
-# once lint, types and tools are done, while the compile (on one core) goes on. Each build's
-# suite runs on every core (pytest-xdist; the tests of one xdist_group share a worker); last,
-# alone, each build's timing-sensitive drills (marked serial), which other work beside them
-# would skew. A plain `pytest` runs everything in one process.
+# the set-up steps, then each build's suite on every core (pytest-xdist; the tests of one
+# xdist_group share a worker): the pure build's once lint, types and tools are done, while the
+# compile (on one core) goes on, and the compiled build's as soon as it is built. Neither
+# suite keeps both cores busy throughout (servers starting, sleeps, a browser, the network):
+# together they fill each other's gaps. Each prints when it ends (-Otarget). Last, alone, the
+# timing-sensitive drills (marked serial), which other work beside them would skew. What runs
+# on the compiled build only (docs/DESIGN.md): the drills, which judge the serving layer
+# (gunicorn, service/worker.py, reading.py, turns.py), interpreted in both builds, and the
+# tests marked client_side (the browser's and the client apps'), which judge the page's
+# scripts and the contract, the same files in both builds: on the build the image ships. A
+# plain `pytest` runs everything in one process.
 EVERY_CORE := -n auto --dist loadgroup -m "not serial"
+ON_BOTH    := -n auto --dist loadgroup -m "not serial and not client_side"
 ALONE      := -m serial tests/test_serving.py tests/test_faults.py  # conftest.py: SERIAL_MODULES
 PYTEST_COMPILED := cd build/compiled && ../../$(BIN)/pytest -p no:cacheprovider
 
 test:
-	$(MAKE) -j4 --no-print-directory test-pure compiled
-	$(PYTEST_COMPILED) $(EVERY_CORE)
-	$(BIN)/pytest $(ALONE)
+	$(MAKE) -j4 -Otarget --no-print-directory test-pure compiled-suite
 	$(PYTEST_COMPILED) $(ALONE)
 
-# The pure build's suite but its drills (make test).
+# The pure build's suite but what runs on the compiled build only (make test).
 test-pure: lint typecheck test-tools
-	$(BIN)/pytest $(EVERY_CORE)
+	$(BIN)/pytest $(ON_BOTH)
 
 compiled: venv
 	bash scripts/compile.sh $(BIN)/python
@@ -76,8 +81,11 @@ compiled: venv
 suit-table: compiled
 	cd build/compiled && PYTHONPATH=. ../../$(BIN)/python ../../scripts/suit_table.py
 
-test-compiled: compiled
+# The compiled build's suite but the drills (make test).
+compiled-suite: compiled test-tools
 	$(PYTEST_COMPILED) $(EVERY_CORE)
+
+test-compiled: compiled-suite
 	$(PYTEST_COMPILED) $(ALONE)
 
 # $(call apt-tools,PACKAGES,COMMANDS,SKIPPED[,CHECK]): Debian's PACKAGES, installed in one

@@ -10,9 +10,11 @@ import pytest
 
 from bench import faults
 
-pytestmark = [pytest.mark.slow, pytest.mark.serial]
+# Serial (alone, see test_serving.py): the drills under load, and SIGTERM's, timed by sleeps.
+pytestmark = pytest.mark.slow
 
 
+@pytest.mark.serial
 def test_a_killed_worker_is_replaced_and_requests_keep_succeeding() -> None:
     drill = faults.kill_worker(seconds=4.5)
     assert drill.ok, drill
@@ -23,6 +25,7 @@ def test_an_upload_stalled_past_the_client_timeout_gets_a_408_not_a_hang() -> No
     assert drill.ok, drill
 
 
+@pytest.mark.serial
 @pytest.mark.parametrize("mid_upload", [True, False], ids=["mid-upload", "mid-scoring"])
 def test_sigterm_lets_the_in_flight_batch_complete(mid_upload: bool) -> None:
     drill = faults.sigterm(mid_upload)

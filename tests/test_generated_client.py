@@ -29,7 +29,7 @@ from .support.hands import EXAMPLE
 
 PACKAGE = "zj_generated_client"
 # One pytest-xdist worker runs the module: the client is generated once.
-pytestmark = pytest.mark.xdist_group("generated-client")
+pytestmark = [pytest.mark.xdist_group("generated-client"), pytest.mark.client_side]
 
 
 @pytest.fixture(scope="module")

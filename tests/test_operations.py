@@ -310,6 +310,7 @@ def test_docs_assets_are_served_by_the_service(client: FlaskClient) -> None:
 
 
 @pytest.mark.slow
+@pytest.mark.client_side
 @pytest.mark.xdist_group("browser")  # beside the playground's, not another Chromium at once
 def test_docs_render_every_operation_in_chromium(live_url: str, tmp_path: Path) -> None:
     browser = require_tool(

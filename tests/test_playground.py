@@ -43,7 +43,7 @@ WEIGHT_BUDGET = 300_000  # bytes over the wire for a first load (the issue's bud
 
 # One pytest-xdist worker runs the module (and the /docs render, test_operations.py): one
 # server and one browser for all its tests, one Chromium on the machine at a time.
-pytestmark = pytest.mark.xdist_group("browser")
+pytestmark = [pytest.mark.xdist_group("browser"), pytest.mark.client_side]
 
 
 # ---- the browser, the server, the page ------------------------------------------------------
