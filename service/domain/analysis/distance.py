@@ -25,15 +25,80 @@ WHOLE_SUITS: Final = _MELDED  # the keys below it: suits the melds leave whole
 # beside them are fewer, and counting only those is what makes a melded suit (which no table
 # holds) cheap to count (``moves``' ``most``).
 _CAPPED: Final = SUIT * _MELDED
-# Two suit keys of one hand as one int (``Room.pair``): its melds are fixed, so a suit's keys
-# differ by their counts alone (under 5**9 < 2**32), and suit 0's and suit 2's keys stay
-# 2 * 5**9 apart modulo 4 * 5**9 (``SUIT``, ``_MELDED``): no two pairs get one number. Each key
-# is taken modulo ``_MELDED`` first, so that the number fits a machine word (a melded suit's
-# key does not, moved up by 32 bits), and is made by native arithmetic: an int multiplied by
-# 2**32 takes mypyc's slow path (a multiply it cannot prove small), ~800 instructions.
-_PAIRED: Final = 1 << 32
+# Two suit keys of one hand as one key (``Room.pair``): its melds are fixed, so a suit's keys
+# differ by their counts alone, and suit 0's and suit 2's keys stay 2 * 5**9 apart modulo
+# 4 * 5**9 (``SUIT``, ``_MELDED``): each key modulo ``_MELDED`` tells the pairs apart, as two
+# machine words.
 
 Joined = TypeVar("Joined")
+
+# ``Index``'s hash: a key's two words folded to 31 bits and multiplied by a 31-bit odd
+# constant, so that no product passes 62 bits (compiled and pure alike, nothing overflows).
+_FOLD: Final = (1 << 31) - 1
+_SPREAD: Final = 0x5BD1E995
+_PLACES: Final = 256  # a new index's places, a power of two (doubled when half full)
+_ZEROS: Final = vec[i64]([0] * _PLACES)
+_EMPTY: Final = vec[i64]([-1] * _PLACES)
+
+
+class Index:
+    """Numbers (0 and up) by a key of two non-negative machine words under 2^62, in unboxed
+    vectors (open addressing, linear probing, at most half full). A dict keyed by one int
+    would box each key (a hand's 80 bits take mypyc's slow path past 63), hash and compare it
+    as an object: here a probe reads and compares native words. ``slot`` finds a key's place,
+    ``put`` fills it when it was empty: one probe for a look-up and the insert after it."""
+
+    __slots__ = ("highs", "lows", "mask", "numbers", "size")
+
+    def __init__(self) -> None:
+        self.mask: i64 = _PLACES - 1
+        self.lows = _ZEROS[:]  # (copied: a copy is one memcpy)
+        self.highs = _ZEROS[:]
+        self.numbers = _EMPTY[:]  # -1: an empty slot
+        self.size: i64 = 0
+
+    def slot(self, low: i64, high: i64) -> i64:
+        """The place of the key, or the empty one it would take (``numbers[slot] < 0``)."""
+        folded = (low ^ low >> 29 ^ high << 3 ^ high >> 26) & _FOLD
+        mask = self.mask
+        at = (folded * _SPREAD >> 20) & mask
+        numbers = self.numbers
+        lows = self.lows
+        highs = self.highs
+        while numbers[at] >= 0 and (lows[at] != low or highs[at] != high):
+            at = (at + 1) & mask
+        return at
+
+    def get(self, low: i64, high: i64) -> i64:
+        """The key's number, -1 when it has none."""
+        return self.numbers[self.slot(low, high)]
+
+    def put(self, slot: i64, low: i64, high: i64, number: i64) -> None:
+        """The key at its empty ``slot`` (from ``slot``, nothing put since), numbered."""
+        self.lows[slot] = low
+        self.highs[slot] = high
+        self.numbers[slot] = number
+        self.size += 1
+        if 2 * self.size > self.mask:
+            self._grow()
+
+    def _grow(self) -> None:
+        """Twice the places, every key moved to its place among them."""
+        lows, highs, numbers = self.lows, self.highs, self.numbers
+        capacity = 2 * len(numbers)
+        self.mask = capacity - 1
+        self.lows = vec[i64]([0] * capacity)
+        self.highs = vec[i64]([0] * capacity)
+        self.numbers = vec[i64]([-1] * capacity)
+        for at in range(len(numbers)):
+            number = numbers[at]
+            if number >= 0:
+                low = lows[at]
+                high = highs[at]
+                slot = self.slot(low, high)
+                self.lows[slot] = low
+                self.highs[slot] = high
+                self.numbers[slot] = number
 
 
 class Room(Generic[Joined]):
@@ -41,7 +106,7 @@ class Room(Generic[Joined]):
     concealed tiles must make, and the irregular forms the rules keep (only without melds);
     and, for one request, what its suits (0, 1) and (2, 3) give joined (``pair``)."""
 
-    __slots__ = ("melded", "pairs", "room", "sets", "seven_pairs", "thirteen_terminals")
+    __slots__ = ("joined", "melded", "pairs", "room", "sets", "seven_pairs", "thirteen_terminals")
 
     def __init__(self, melds: tuple[Meld, ...], wins: frozenset[str]) -> None:
         copies = visible((), melds)
@@ -54,7 +119,8 @@ class Room(Generic[Joined]):
         self.sets = SETS - len(melds)
         self.seven_pairs = not melds and "seven_pairs" in wins
         self.thirteen_terminals = not melds and "thirteen_terminals" in wins
-        self.pairs: dict[int, Joined] = {}
+        self.pairs = Index()  # by the two suits' counts (each key modulo ``_MELDED``)
+        self.joined: list[Joined] = []  # in the order ``pairs`` numbers them
 
     def keys(self, counts: list[int]) -> list[int]:
         """Each suit's key (see ``SUIT``)."""
@@ -69,11 +135,16 @@ class Room(Generic[Joined]):
         """Two suits joined (``join``), kept: a draw or a discard changes one suit, so the
         other pair's join recurs through the request."""
         low_counts: i64 = low % _MELDED
-        key = low_counts * _PAIRED + high % _MELDED
-        found = self.pairs.get(key)
-        if found is None:
-            found = self.pairs[key] = self.join(low, high)
-        return found
+        high_counts: i64 = high % _MELDED
+        pairs = self.pairs
+        slot = pairs.slot(low_counts, high_counts)
+        number = pairs.numbers[slot]
+        if number >= 0:
+            return self.joined[number]
+        made = self.join(low, high)
+        pairs.put(slot, low_counts, high_counts, len(self.joined))
+        self.joined.append(made)
+        return made
 
     def join(self, low: int, high: int) -> Joined:
         """What the two suits' keys give as one part of the hand."""

@@ -48,6 +48,7 @@ from .distance import (
     SUIT,
     TABLE,
     WHOLE_SUITS,
+    Index,
     Room,
     most_sets,
     moves,
@@ -71,6 +72,10 @@ _POW5: Final[tuple[int, ...]] = tuple(5 ** (tile % 9) for tile in range(t.KINDS)
 _UNIT: Final[tuple[int, ...]] = tuple(
     _POW5[tile] << _SHIFT * (tile // 9) for tile in range(t.KINDS)
 )
+# The same as two machine words (``_halves``): characters and circles low, bamboo and honours
+# high; a tile's count in the word that holds its suit.
+_LOW_UNIT: Final = vec[i64]([unit & _HALF for unit in _UNIT])
+_HIGH_UNIT: Final = vec[i64]([unit >> 2 * _SHIFT for unit in _UNIT])
 _ORPHAN_MASK: Final = sum(1 << tile for tile in t.ORPHANS)
 
 
@@ -218,14 +223,34 @@ def _joined_at(a: Moves, b: Moves, index: i64) -> tuple[int, int, int]:
 class Outlook(Room[Moves]):
     """One request's hands as the search reads them: the forms they win in beside the melds
     (``Room``), each hand's moves and each win's score, kept while the request is answered
-    (its evaluations meet the same hands)."""
+    (its evaluations meet the same hands).
 
-    __slots__ = ("discard", "known", "melds", "rules", "scores", "self_draw", "winner")
+    A hand is kept as two machine words (``_halves``), its moves as a row of three unboxed
+    vectors (``distances``, ``lowers``, ``keeps``) that ``known`` numbers, a win's score in
+    ``won`` as ``scores`` numbers it: no tuple, big int or dict entry a hand."""
+
+    __slots__ = (
+        "discard",
+        "distances",
+        "keeps",
+        "known",
+        "lowers",
+        "melds",
+        "rules",
+        "scores",
+        "self_draw",
+        "winner",
+        "won",
+    )
 
     def __init__(self, hand: Hand, melds: tuple[Meld, ...], seat: str, rules: Rules) -> None:
         super().__init__(melds, table_for(rules).wins)
-        self.known: dict[int, tuple[int, int, int]] = {}
-        self.scores: dict[int, float] = {}  # by the hand, the winning tile and the way
+        self.known = Index()
+        self.distances = vec[i64]()
+        self.lowers = vec[i64]()
+        self.keeps = vec[i64]()
+        self.scores = Index()  # by the hand, and the winning tile and the way with its high word
+        self.won = vec[float]()
         self.winner = hand
         self.melds = melds
         self.rules = rules
@@ -233,21 +258,29 @@ class Outlook(Room[Moves]):
         self.self_draw = Win(by="self_draw", seat=seat)
         self.discard = Win(by="discard", seat=seat, discarder="S" if seat == "E" else "E")
 
-    def score(self, drawn: int, tile: int, self_drawn: bool) -> float:
-        """What ``drawn`` (14 tiles) scores won on ``tile``; -1 when it is no win (below the
-        minimum, or a form the rules do not keep)."""
-        key = (drawn * t.KINDS + tile) * 2 + self_drawn
-        found = self.scores.get(key)
-        if found is not None:
-            return found
+    def kept(self) -> int:
+        """The hands and wins kept."""
+        return self.known.size + self.scores.size
+
+    def score(self, low: i64, high: i64, tile: i64, self_drawn: bool) -> float:
+        """What the 14 tiles ``low``, ``high`` score won on ``tile``; -1 when it is no win
+        (below the minimum, or a form the rules do not keep)."""
+        way: i64 = 1 if self_drawn else 0
+        key = (high * t.KINDS + tile) * 2 + way
+        scores = self.scores
+        slot = scores.slot(low, key)
+        number = scores.numbers[slot]
+        if number >= 0:
+            return self.won[number]
         winner = self.winner
-        won = Hand(_tiles(drawn), winner.melds, tile, winner.flowers, winner.seasons)
-        way = self.self_draw if self_drawn else self.discard
+        won = Hand(_tiles(low, high), winner.melds, tile, winner.flowers, winner.seasons)
+        win = self.self_draw if self_drawn else self.discard
         try:
-            value = float(best_score(won, self.melds, way, self.rules).score)
+            value = float(best_score(won, self.melds, win, self.rules).score)
         except ScoringError:
             value = -1.0
-        self.scores[key] = value
+        scores.put(slot, low, key, len(self.won))
+        self.won = append(self.won, value)
         return value
 
     def join(self, low: int, high: int) -> Moves:
@@ -263,39 +296,49 @@ class Outlook(Room[Moves]):
         return made
 
     def moves(self, hand: int) -> tuple[int, int, int]:
-        found = self.known.get(hand)
-        if found is None:
-            found = self.known[hand] = self.read(hand)
-        return found
+        """``hand``'s (packed: ``packed``) distance and masks, as ``read`` finds them."""
+        low, high = _halves(hand)
+        row = self.row(low, high)
+        return self.distances[row], self.lowers[row], self.keeps[row]
 
-    def read(self, hand: int) -> tuple[int, int, int]:
-        """``hand``'s distance to a win (0: it wins; shanten + 1), the tiles whose draw
-        lowers it and the tiles whose discard keeps it, as masks."""
+    def row(self, low: i64, high: i64) -> i64:
+        """The row of the hand's moves (read once a request)."""
+        known = self.known
+        slot = known.slot(low, high)
+        row = known.numbers[slot]
+        if row < 0:
+            row = len(self.distances)
+            self.read(low, high)
+            known.put(slot, low, high, row)
+        return row
+
+    def read(self, low: i64, high: i64) -> None:
+        """Appends a row: the hand's distance to a win (0: it wins; shanten + 1), the tiles
+        whose draw lowers it and the tiles whose discard keeps it, as masks."""
         melded = self.melded
-        # The hand's two halves as machine words: its suits then read by native shifts.
-        first: i64 = hand & _HALF
-        second: i64 = hand >> 2 * _SHIFT
-        characters = (first & _DIGITS) + melded[0]
-        circles = (first >> _SHIFT) + SUIT + melded[1]
-        bamboo = (second & _DIGITS) + 2 * SUIT + melded[2]
-        honours = (second >> _SHIFT) + 3 * SUIT + melded[3]
-        low = self.pair(characters, circles)
-        high = self.pair(bamboo, honours)
-        distance, lower, keep = _joined_at(low, high, 2 * self.sets + 1)
+        characters = (low & _DIGITS) + melded[0]
+        circles = (low >> _SHIFT) + SUIT + melded[1]
+        bamboo = (high & _DIGITS) + 2 * SUIT + melded[2]
+        honours = (high >> _SHIFT) + 3 * SUIT + melded[3]
+        first = self.pair(characters, circles)
+        second = self.pair(bamboo, honours)
+        distance, lower, keep = _joined_at(first, second, 2 * self.sets + 1)
         if self.seven_pairs:
-            odd = low[FORMS + 1] | high[FORMS + 1]
+            odd = first[FORMS + 1] | second[FORMS + 1]
             distance, lower, keep = _nearer(
-                distance, lower, keep, 7 - low[FORMS] - high[FORMS], odd, odd
+                distance, lower, keep, 7 - first[FORMS] - second[FORMS], odd, odd
             )
         if self.thirteen_terminals:
             other, other_lower, other_keep = _thirteen_terminals(
-                low[FORMS + 2] | high[FORMS + 2],
-                low[FORMS + 3] | high[FORMS + 3],
-                low[FORMS + 4] | high[FORMS + 4],
-                low[FORMS + 5] | high[FORMS + 5],
+                first[FORMS + 2] | second[FORMS + 2],
+                first[FORMS + 3] | second[FORMS + 3],
+                first[FORMS + 4] | second[FORMS + 4],
+                first[FORMS + 5] | second[FORMS + 5],
             )
             distance, lower, keep = _nearer(distance, lower, keep, other, other_lower, other_keep)
-        return distance, lower, keep
+        self.distances = append(self.distances, distance)
+        self.lowers = append(self.lowers, lower)
+        self.keeps = append(self.keeps, keep)
 
 
 class Outlooks:
@@ -316,7 +359,7 @@ class Outlooks:
         """An outlook for ``hand`` (its melds, bonus tiles and seat): the kept one if it fits."""
         key = (melds, hand.flowers, hand.seasons, seat, id(rules))
         kept = self.kept
-        if kept is None or key != self.key or len(kept.known) + len(kept.scores) > self.cap:
+        if kept is None or key != self.key or kept.kept() > self.cap:
             kept = self.kept = Outlook(hand, melds, seat, rules)
             self.key = key
         return kept
@@ -375,11 +418,12 @@ def _thirteen_terminals(held: int, paired: int, triples: int, plain: int) -> tup
     return 14 - held.bit_count() - (1 if paired else 0), lower, keep
 
 
-def _tiles(hand: int) -> tuple[int, ...]:
-    """A packed hand's tiles, in order: each suit's read once (``_SUIT_TILES``)."""
+def _tiles(low: i64, high: i64) -> tuple[int, ...]:
+    """A hand's tiles, in order: each suit's read once (``_SUIT_TILES``)."""
     tiles: tuple[int, ...] = ()
     for suit in range(4):
-        key = (hand >> _SHIFT * suit & _DIGITS) + suit * SUIT
+        word = low if suit < 2 else high
+        key = (word >> _SHIFT * (suit & 1) & _DIGITS) + suit * SUIT
         found = _SUIT_TILES.get(key)
         if found is None:
             base, counts = suit_counts(key)
@@ -398,6 +442,11 @@ _SUIT_TILES: Final[Memo[int, tuple[int, ...]]] = Memo(50_000)
 def packed(counts: list[int]) -> int:
     """Tile counts as the search keeps a hand."""
     return sum(count * _UNIT[tile] for tile, count in enumerate(counts))
+
+
+def _halves(hand: int) -> tuple[i64, i64]:
+    """A packed hand as the search keeps it: two machine words (``_LOW_UNIT``)."""
+    return hand & _HALF, hand >> 2 * _SHIFT
 
 
 def _bits(mask: i64) -> vec[i64]:
@@ -426,15 +475,16 @@ class _Graph:
     """The hands a search reaches: 13-tile hands, and the 14-tile hands between them (a
     hand after its draw, and the 13-tile hands its discards leave).
 
-    A 13-tile hand's draws are edges, kept flat (``tiles``, ``left``, ``nodes``, ``wins``;
-    the hand's from ``starts`` to ``ends``, listed one hand after another): the tile, its
-    copies left to draw, the drawn hand's index (-1: the only discard tried is the drawn tile,
-    which leaves the hand as it was) and its score won by self-draw (-1: no win). Any draw not
-    listed is discarded again. A 14-tile hand's children (the hands its discards leave) are
-    kept flat alike. A ready hand also lists the discards it wins on, ``(copies left,
-    score)``, when the others' discards are won on at all (``offered``). Flat vectors of
-    numbers, where a tuple per edge and a list per hand were made, leave the cyclic collector
-    little to walk.
+    A 13-tile hand is kept as two machine words (``lows``, ``highs``: ``_halves``), numbered
+    by ``index`` (a 14-tile hand by ``drawn_index``). Its draws are edges, kept flat
+    (``tiles``, ``left``, ``nodes``, ``wins``; the hand's from ``starts`` to ``ends``, listed
+    one hand after another): the tile, its copies left to draw, the drawn hand's index (-1:
+    the only discard tried is the drawn tile, which leaves the hand as it was) and its score
+    won by self-draw (-1: no win). Any draw not listed is discarded again. A 14-tile hand's
+    children (the hands its discards leave) are kept flat alike. A ready hand also lists the
+    discards it wins on, ``(copies left, score)``, when the others' discards are won on at all
+    (``offered``). Flat vectors of numbers, where a tuple per edge and a list per hand were
+    made, leave the cyclic collector little to walk.
     """
 
     def __init__(self, outlook: Outlook, copies: list[int], model: Model) -> None:
@@ -444,9 +494,10 @@ class _Graph:
         # in ``visible`` and the discard under evaluation.
         self.copies = copies
         self.drawable = vec[i64](copies)
-        self.budget = model.budget
-        self.index: dict[int, int] = {}
-        self.hands: list[int] = []
+        self.budget: i64 = model.budget
+        self.index = Index()
+        self.lows = vec[i64]()
+        self.highs = vec[i64]()
         self.distance = vec[i64]()
         self.helps = vec[i64]()
         self.starts = vec[i64]()
@@ -456,20 +507,25 @@ class _Graph:
         self.wins = vec[float]()
         self.left = vec[i64]()  # the copies of the tile the hand may draw: r_x(h)
         self.discard_wins: list[tuple[tuple[int, float], ...]] = []  # (r_x, score) each
-        self.drawn_index: dict[int, int] = {}
+        self.drawn_index = Index()
         self.children = vec[i64]()
         self.child_ends = vec[i64]()  # each 14-tile hand's end in ``children``
         # 13-tile hands in the order reached, each at the fewest draws it takes to reach it:
         # a hand reached with no draw left lists none.
         self.depth = vec[i64]()
-        self.listed = 0  # the hands whose draws are listed, in that order
-        self.reaching = 0  # the depth of the hand whose draws are being listed
+        self.listed: i64 = 0  # the hands whose draws are listed, in that order
+        self.reaching: i64 = 0  # the depth of the hand whose draws are being listed
 
     @property
     def states(self) -> int:
-        return len(self.hands) + len(self.child_ends)
+        return len(self.lows) + len(self.child_ends)
 
-    def draw(self, number: int, tile: int, left: int, node: int, won: float) -> None:
+    @property
+    def concealed(self) -> int:
+        """The concealed tiles of the hand searched from."""
+        return len(_tiles(self.lows[0], self.highs[0]))
+
+    def draw(self, number: i64, tile: i64, left: i64, node: i64, won: float) -> None:
         """Lists a draw of hand ``number`` (its draws are listed one after another)."""
         if self.ends[number] == 0:
             self.starts[number] = len(self.tiles)
@@ -482,25 +538,26 @@ class _Graph:
 
     def _grow(self) -> None:
         """One hand more, within the budget (so ``states`` never exceeds it)."""
-        if self.states >= self.budget:
+        if len(self.lows) + len(self.child_ends) >= self.budget:
             raise _TooMany
 
-    def lefts(self, hand: int) -> vec[i64]:
+    def lefts(self, low: i64, high: i64) -> vec[i64]:
         """The copies of each kind the hand may still draw: r_x(h) (each suit's digits read
         as a native int)."""
         left = self.drawable[:]
         tile: i64 = 0
         for suit in range(4):
-            digits: i64 = hand >> _SHIFT * suit & _DIGITS
+            word = low if suit < 2 else high
+            digits: i64 = word >> _SHIFT * (suit & 1) & _DIGITS
             for _ in range(9 if suit < 3 else 7):
                 left[tile] -= digits % 5
                 digits //= 5
                 tile += 1
         return left
 
-    def next(self, draws_left: int) -> int:
+    def next(self, draws_left: i64) -> i64:
         """The next hand whose draws are to be listed, -1 when none is left."""
-        while self.listed < len(self.hands):
+        while self.listed < len(self.lows):
             number = self.listed
             self.listed += 1
             if self.depth[number] < draws_left:
@@ -508,45 +565,58 @@ class _Graph:
                 return number
         return -1
 
-    def hand(self, hand: int) -> int:
-        """The index of a 13-tile hand (a new one is listed after those before it)."""
-        found = self.index.get(hand)
-        if found is not None:
+    def hand(self, low: i64, high: i64) -> i64:
+        """The number of a 13-tile hand (a new one is listed after those before it)."""
+        index = self.index
+        slot = index.slot(low, high)
+        found = index.numbers[slot]
+        if found >= 0:
             return found
         self._grow()
-        distance, helps, _ = self.outlook.moves(hand)
-        number = len(self.hands)
-        self.index[hand] = number
-        self.hands.append(hand)
+        outlook = self.outlook
+        row = outlook.row(low, high)
+        distance = outlook.distances[row]
+        helps = outlook.lowers[row]
+        number: i64 = len(self.lows)
+        index.put(slot, low, high, number)
+        self.lows = append(self.lows, low)
+        self.highs = append(self.highs, high)
         self.distance = append(self.distance, distance)
         self.helps = append(self.helps, helps)
         self.starts = append(self.starts, 0)
         self.ends = append(self.ends, 0)
         wins: list[tuple[int, float]] = []
         if distance == 1 and self.offered:
-            lefts = self.lefts(hand)
+            lefts = self.lefts(low, high)
             for tile in _bits(helps):
                 if lefts[tile] > 0:
-                    won = self.outlook.score(hand + _UNIT[tile], tile, False)
+                    won = outlook.score(low + _LOW_UNIT[tile], high + _HIGH_UNIT[tile], tile, False)
                     if won >= 0:
                         wins.append((lefts[tile], won))
         self.discard_wins.append(tuple(wins) if wins else ())
         self.depth = append(self.depth, self.reaching + 1 if number else 0)
         return number
 
-    def after_draw(self, drawn: int, discards: int) -> int:
-        """The index of a 14-tile hand and the hands its ``discards`` (a mask) leave."""
-        found = self.drawn_index.get(drawn)
-        if found is not None:
+    def after_draw(self, low: i64, high: i64, discards: i64) -> i64:
+        """The number of a 14-tile hand and the hands its ``discards`` (a mask) leave."""
+        index = self.drawn_index
+        slot = index.slot(low, high)
+        found = index.numbers[slot]
+        if found >= 0:
             return found
         self._grow()
-        number = len(self.child_ends)
-        self.drawn_index[drawn] = number
+        number: i64 = len(self.child_ends)
+        index.put(slot, low, high, number)
         self.child_ends = append(self.child_ends, 0)
         # One by one (``hand`` lists no children): a vector extended from a list asks it for
         # a buffer first, and its refusal formats an error message, ~1,700 instructions.
-        for tile in _bits(discards):
-            self.children = append(self.children, self.hand(drawn - _UNIT[tile]))
+        tile: i64 = 0
+        while discards:
+            if discards & 1:
+                child = self.hand(low - _LOW_UNIT[tile], high - _HIGH_UNIT[tile])
+                self.children = append(self.children, child)
+            discards >>= 1
+            tile += 1
         self.child_ends[number] = len(self.children)
         return number
 
@@ -554,85 +624,110 @@ class _Graph:
 _POWERS: Final = vec[i64]([5**place for place in range(9)])
 
 
-def _suits(hand: int) -> vec[i64]:
-    """A packed hand's four suits' digits, as native ints: a hand's draws read their copies
-    left from them (the few draws that help, where ``lefts`` counts all 34 kinds)."""
-    low: i64 = hand & _HALF
-    high: i64 = hand >> 2 * _SHIFT
-    suits = vec[i64]()
-    suits = append(suits, low & _DIGITS)
-    suits = append(suits, low >> _SHIFT)
-    suits = append(suits, high & _DIGITS)
-    return append(suits, high >> _SHIFT)
+def _copies(low: i64, high: i64, tile: i64) -> i64:
+    """The hand's copies of ``tile``."""
+    word = low if tile < 18 else high
+    return (word >> _SHIFT * (tile // 9 & 1) & _DIGITS) // _POWERS[tile % 9] % 5
 
 
-def _held(hand: int) -> int:
-    """The mask of the kinds a hand holds (``_suit_forms``: its orphans and other kinds)."""
-    held = 0
+def _held(low: i64, high: i64) -> i64:
+    """The mask of the kinds a hand holds."""
+    held: i64 = 0
     for suit in range(4):
-        forms = _suit_forms((hand >> _SHIFT * suit & _DIGITS) + suit * SUIT)
-        held |= forms[2] | forms[5]
+        word = low if suit < 2 else high
+        digits: i64 = word >> _SHIFT * (suit & 1) & _DIGITS
+        bit: i64 = 1 << 9 * suit
+        while digits:
+            if digits % 5:
+                held |= bit
+            digits //= 5
+            bit <<= 1
     return held
 
 
-def _search_all(graph: _Graph, root: int, draws_left: int, pause: Pause | None) -> None:
+def _search_all(graph: _Graph, root: int, draws_left: i64, pause: Pause | None) -> None:
     """Every draw, every discard, from every hand within reach."""
-    graph.hand(root)
+    root_low, root_high = _halves(root)
+    graph.hand(root_low, root_high)
+    outlook = graph.outlook
     while (number := graph.next(draws_left)) >= 0:
-        hand = graph.hands[number]
+        low = graph.lows[number]
+        high = graph.highs[number]
         ready = graph.distance[number] == 1
-        lefts = graph.lefts(hand)
-        for tile in range(t.KINDS):
-            if lefts[tile] <= 0:
-                continue
-            drawn = hand + _UNIT[tile]
-            wins = ready and graph.helps[number] >> tile & 1
-            won = graph.outlook.score(drawn, tile, True) if wins else -1.0
-            graph.draw(number, tile, lefts[tile], graph.after_draw(drawn, _held(drawn)), won)
+        helps = graph.helps[number]
+        lefts = graph.lefts(low, high)
+        tile: i64 = 0
+        while tile < t.KINDS:
+            left = lefts[tile]
+            if left > 0:
+                drawn_low = low + _LOW_UNIT[tile]
+                drawn_high = high + _HIGH_UNIT[tile]
+                won = -1.0
+                if ready and helps >> tile & 1:
+                    won = outlook.score(drawn_low, drawn_high, tile, True)
+                node = graph.after_draw(drawn_low, drawn_high, _held(drawn_low, drawn_high))
+                graph.draw(number, tile, left, node, won)
+            tile += 1
         if pause is not None and number & 255 == 0:
             pause()
 
 
 def _search_bounded(
-    graph: _Graph, root: int, draws_left: int, step_off: bool, pause: Pause | None
+    graph: _Graph, root: int, draws_left: i64, step_off: bool, pause: Pause | None
 ) -> None:
     """The draws that lower the distance, the discards that keep it; with ``step_off``, from
     the root one step off them as well (a draw that does not help, kept for a discard that
     keeps the distance; a win passed for another wait)."""
-    start = graph.hand(root)
+    root_low, root_high = _halves(root)
+    start = graph.hand(root_low, root_high)
+    outlook = graph.outlook
     ready = graph.distance[start] == 1
-    lefts = graph.lefts(root)
-    for tile in range(t.KINDS) if draws_left and step_off else ():
-        if lefts[tile] <= 0:
-            continue
-        drawn = root + _UNIT[tile]
+    lefts = graph.lefts(root_low, root_high)
+    tile: i64 = 0
+    while tile < t.KINDS and draws_left and step_off:
+        left = lefts[tile]
         helps = graph.helps[start] >> tile & 1
-        if helps and not ready:
-            continue  # on the shortest ways: listed below
-        # A winning hand is kept ready by any discard; another keeps its distance by some.
-        keep = _held(drawn) if helps else graph.outlook.moves(drawn)[2]
-        keep &= ~(1 << tile)
-        if keep:
-            won = graph.outlook.score(drawn, tile, True) if helps else -1.0
-            graph.draw(start, tile, lefts[tile], graph.after_draw(drawn, keep), won)
+        if left > 0 and not (helps and not ready):  # (a draw that helps: listed below)
+            drawn_low = root_low + _LOW_UNIT[tile]
+            drawn_high = root_high + _HIGH_UNIT[tile]
+            # A winning hand is kept ready by any discard; another keeps its distance by some.
+            if helps:
+                keep = _held(drawn_low, drawn_high)
+            else:
+                row = outlook.row(drawn_low, drawn_high)  # (before its vector is read)
+                keep = outlook.keeps[row]
+            keep &= ~t.bit(tile)
+            if keep:
+                won = outlook.score(drawn_low, drawn_high, tile, True) if helps else -1.0
+                node = graph.after_draw(drawn_low, drawn_high, keep)
+                graph.draw(start, tile, left, node, won)
+        tile += 1
     while (number := graph.next(draws_left)) >= 0:
-        hand = graph.hands[number]
+        low = graph.lows[number]
+        high = graph.highs[number]
+        ready = graph.distance[number] == 1
         listed: i64 = 0  # the draws listed already (the step off's, from the root)
         for edge in range(graph.starts[number], graph.ends[number]):
             listed |= t.bit(graph.tiles[edge])
-        suits = _suits(hand)
-        for tile in _bits(graph.helps[number] & ~listed):
-            left = graph.drawable[tile] - suits[tile // 9] // _POWERS[tile % 9] % 5
-            if left <= 0:
-                continue
-            drawn = hand + _UNIT[tile]
-            if graph.distance[number] == 1:
-                won = graph.outlook.score(drawn, tile, True)
-                if won >= 0:
-                    graph.draw(number, tile, left, -1, won)
-            else:
-                keep = graph.outlook.moves(drawn)[2]
-                graph.draw(number, tile, left, graph.after_draw(drawn, keep), -1.0)
+        draws = graph.helps[number] & ~listed
+        tile = 0
+        while draws:
+            if draws & 1:
+                left = graph.drawable[tile] - _copies(low, high, tile)
+                if left > 0:
+                    drawn_low = low + _LOW_UNIT[tile]
+                    drawn_high = high + _HIGH_UNIT[tile]
+                    if ready:
+                        won = outlook.score(drawn_low, drawn_high, tile, True)
+                        if won >= 0:
+                            graph.draw(number, tile, left, -1, won)
+                    else:
+                        row = outlook.row(drawn_low, drawn_high)
+                        keep = outlook.keeps[row]
+                        node = graph.after_draw(drawn_low, drawn_high, keep)
+                        graph.draw(number, tile, left, node, -1.0)
+            draws >>= 1
+            tile += 1
         if pause is not None and number & 255 == 0:
             pause()
 
@@ -647,8 +742,8 @@ def _solve(graph: _Graph, model: Model, pause: Pause | None) -> tuple[float, flo
     A hand's figures are kept as the play order reads them (``Play``): the objective first,
     then the other of score and chance, the ready chance, the self-draw chance.
     """
-    n = len(graph.hands)
-    size = sum(graph.copies) - len(_tiles(graph.hands[0]))
+    n = len(graph.distance)
+    size = sum(graph.copies) - graph.concealed
     wall = float(size) if size > 0 else 1.0
     rate = model.discard_rate / wall
     # Each draw's probability, and each hand's chance of a draw it discards again.
