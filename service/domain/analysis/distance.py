@@ -234,6 +234,37 @@ def tabled(key: int, counts: list[int]) -> tuple[int, ...] | None:
     return tuple([FAR if (packed >> 4 * i & 15) == 15 else packed >> 4 * i & 15 for i in range(10)])
 
 
+# ``rank``'s steps as one flat vector of native ints: at ((kinds after) * (TABLED + 1) + tiles
+# left) * 5 + count, what a kind holding ``count`` adds to the number (``packed_distances``).
+_RANKS: Final = vec[i64](
+    [
+        sum(_WAYS[after][left - lower] for lower in range(count)) if count <= left else 0
+        for after in range(9)
+        for left in range(TABLED + 1)
+        for count in range(5)
+    ]
+)
+
+
+def packed_distances(digits: i64, places: i64) -> i64:
+    """``TABLE``'s entry for a suit the melds leave whole (its distances, 4 bits each, 15:
+    FAR), from its counts as base-5 digits (``places`` kinds: 9, or 7 for the honours), in
+    native ints (no list of counts, no tuple); -1 past ``TABLED`` tiles."""
+    left: i64 = TABLED
+    number: i64 = 0
+    place: i64 = 0
+    while place < places:
+        count = digits % 5
+        if count > left:
+            return -1
+        number += _RANKS[((places - 1 - place) * (TABLED + 1) + left) * 5 + count]
+        left -= count
+        digits //= 5
+        place += 1
+    packed: i64 = TABLE[number if places == 9 else _HONOURS_AT + number]
+    return packed
+
+
 def most_sets(key: int) -> int:
     """The most sets a suit's key may have to make: fewer beside the melds."""
     return SETS - key // _CAPPED

@@ -52,6 +52,7 @@ from .distance import (
     Room,
     most_sets,
     moves,
+    packed_distances,
     suit_counts,
     suit_distances,
 )
@@ -139,6 +140,10 @@ def _suit_moves(key: int, room: list[int]) -> Moves:
     found = _SUIT_MOVES.get(key)
     if found is not None:
         return found
+    if key < WHOLE_SUITS and TABLE:
+        tabled = _tabled_moves(key)
+        if tabled is not None:
+            return _SUIT_MOVES.put(key, tabled)
     base, counts = suit_counts(key)
     made = _NO_MOVES[:]
     if key >= WHOLE_SUITS or not TABLE:
@@ -166,6 +171,49 @@ def _suit_moves(key: int, room: list[int]) -> Moves:
                 if less[index] == now[index] < FAR:
                     made[KEEP + index] |= bit
     return _SUIT_MOVES.put(key, made)
+
+
+def _tabled_moves(key: int) -> Moves | None:
+    """A suit the melds leave whole: its moves from its neighbours' entries in the table, a
+    tile more or less (``packed_distances``: read and compared in native ints); None when
+    a tile more passes the table's ``TABLED`` tiles (``_suit_moves`` counts it then)."""
+    suit: i64 = key // SUIT
+    digits: i64 = key % SUIT
+    places: i64 = 9 if suit < 3 else 7
+    now = packed_distances(digits, places)
+    if now < 0:
+        return None
+    made = _NO_MOVES[:]
+    index: i64 = 0
+    while index < 10:
+        cost = now >> 4 * index & 15
+        made[COST + index] = FAR if cost == 15 else cost
+        index += 1
+    rest = digits
+    place: i64 = 0
+    while place < places:
+        count = rest % 5
+        rest //= 5
+        bit = t.bit(9 * suit + place)
+        if count < 4:
+            more = packed_distances(digits + _POWERS[place], places)
+            if more < 0:
+                return None
+            index = 0
+            while index < 10:
+                if (more >> 4 * index & 15) < (now >> 4 * index & 15):
+                    made[LOWER + index] |= bit
+                index += 1
+        if count:
+            less = packed_distances(digits - _POWERS[place], places)
+            index = 0
+            while index < 10:
+                cost = now >> 4 * index & 15
+                if cost < 15 and (less >> 4 * index & 15) == cost:
+                    made[KEEP + index] |= bit
+                index += 1
+        place += 1
+    return made
 
 
 # Suits met by searches, with their masks: ~300 bytes an entry; bounded as every table keyed
@@ -273,7 +321,7 @@ class Outlook(Room[Moves]):
         if number >= 0:
             return self.won[number]
         winner = self.winner
-        won = Hand(_tiles(low, high), winner.melds, tile, winner.flowers, winner.seasons)
+        won = Hand(_counted(low, high), winner.melds, tile, winner.flowers, winner.seasons)
         win = self.self_draw if self_drawn else self.discard
         try:
             value = float(best_score(won, self.melds, win, self.rules).score)
@@ -418,25 +466,30 @@ def _thirteen_terminals(held: int, paired: int, triples: int, plain: int) -> tup
     return 14 - held.bit_count() - (1 if paired else 0), lower, keep
 
 
-def _tiles(low: i64, high: i64) -> tuple[int, ...]:
-    """A hand's tiles, in order: each suit's read once (``_SUIT_TILES``)."""
-    tiles: tuple[int, ...] = ()
+def _counted(low: i64, high: i64) -> t.Held:
+    """A hand's tiles counted as a ``Hand`` holds them (``tiles.Held``: each suit's counts at
+    ``FACE_BITS`` a face), from its digits in native ints: no tile listed, tallied or boxed."""
+    keys = [0, 0, 0, 0]
+    kinds: i64 = 0
+    size: i64 = 0
+    tile: i64 = 0
     for suit in range(4):
         word = low if suit < 2 else high
-        key = (word >> _SHIFT * (suit & 1) & _DIGITS) + suit * SUIT
-        found = _SUIT_TILES.get(key)
-        if found is None:
-            base, counts = suit_counts(key)
-            found = _SUIT_TILES.put(
-                key,
-                tuple([base + place for place, count in enumerate(counts) for _ in range(count)]),
-            )
-        tiles += found
-    return tiles
-
-
-# Suits met by searches, with their tiles (bounded: memo.py).
-_SUIT_TILES: Final[Memo[int, tuple[int, ...]]] = Memo(50_000)
+        digits: i64 = word >> _SHIFT * (suit & 1) & _DIGITS
+        key: i64 = suit
+        key <<= t.SUIT_SHIFT
+        face: i64 = 0
+        while digits:
+            count = digits % 5
+            if count:
+                key += count << t.FACE_BITS * face
+                kinds |= t.bit(tile + face)
+                size += count
+            digits //= 5
+            face += 1
+        keys[suit] = key
+        tile += 9
+    return t.Held(keys[0], keys[1], keys[2], keys[3], kinds, size)
 
 
 def packed(counts: list[int]) -> int:
@@ -523,7 +576,7 @@ class _Graph:
     @property
     def concealed(self) -> int:
         """The concealed tiles of the hand searched from."""
-        return len(_tiles(self.lows[0], self.highs[0]))
+        return _counted(self.lows[0], self.highs[0]).size
 
     def draw(self, number: i64, tile: i64, left: i64, node: i64, won: float) -> None:
         """Lists a draw of hand ``number`` (its draws are listed one after another)."""
