@@ -59,9 +59,8 @@ class Index:
 
     def slot(self, low: i64, high: i64) -> i64:
         """The place of the key, or the empty one it would take (``numbers[slot] < 0``)."""
-        folded = (low ^ low >> 29 ^ high << 3 ^ high >> 26) & _FOLD
         mask = self.mask
-        at = (folded * _SPREAD >> 20) & mask
+        at = _place(low, high, mask)
         numbers = self.numbers
         lows = self.lows
         highs = self.highs
@@ -86,19 +85,31 @@ class Index:
         """Twice the places, every key moved to its place among them."""
         lows, highs, numbers = self.lows, self.highs, self.numbers
         capacity = 2 * len(numbers)
-        self.mask = capacity - 1
-        self.lows = vec[i64]([0] * capacity)
-        self.highs = vec[i64]([0] * capacity)
-        self.numbers = vec[i64]([-1] * capacity)
+        mask: i64 = capacity - 1
+        new_lows = vec[i64]([0] * capacity)
+        new_highs = vec[i64]([0] * capacity)
+        new_numbers = vec[i64]([-1] * capacity)
         for at in range(len(numbers)):
             number = numbers[at]
             if number >= 0:
                 low = lows[at]
                 high = highs[at]
-                slot = self.slot(low, high)
-                self.lows[slot] = low
-                self.highs[slot] = high
-                self.numbers[slot] = number
+                slot = _place(low, high, mask)
+                while new_numbers[slot] >= 0:  # (every key is new here)
+                    slot = (slot + 1) & mask
+                new_lows[slot] = low
+                new_highs[slot] = high
+                new_numbers[slot] = number
+        self.mask = mask
+        self.lows = new_lows
+        self.highs = new_highs
+        self.numbers = new_numbers
+
+
+def _place(low: i64, high: i64, mask: i64) -> i64:
+    """A key's first place among ``mask + 1``."""
+    folded = (low ^ low >> 29 ^ high << 3 ^ high >> 26) & _FOLD
+    return (folded * _SPREAD >> 20) & mask
 
 
 class Room(Generic[Joined]):
@@ -338,7 +349,12 @@ def moves(
             paired = state >> 9
             starts: i64 = 0
             if runs and kind <= last:
+                # At most two chows start at a kind: three alike hold the tiles of three
+                # pungs (the kind and the next two, none of which can hold a pung beside
+                # them), so every count of each kind a way may use is reached without them.
                 starts = cap_sets - made
+                if starts > 2:
+                    starts = 2
             limit = cap - owed if cap - owed < starts else starts
             start: i64 = 0
             while start <= limit:
