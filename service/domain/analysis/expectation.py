@@ -528,8 +528,9 @@ class _Graph:
     """The hands a search reaches: 13-tile hands, and the 14-tile hands between them (a
     hand after its draw, and the 13-tile hands its discards leave).
 
-    A 13-tile hand is kept as two machine words (``lows``, ``highs``: ``_halves``), numbered
-    by ``index`` (a 14-tile hand by ``drawn_index``). Its draws are edges, kept flat
+    A 13-tile hand is kept as two machine words (``lows``, ``highs``: ``_halves``), found by
+    the row of its moves in the outlook (``at_row``: its number here, as a 14-tile hand's;
+    one look-up finds a hand's moves and its place). Its draws are edges, kept flat
     (``tiles``, ``left``, ``nodes``, ``wins``; the hand's from ``starts`` to ``ends``, listed
     one hand after another): the tile, its copies left to draw, the drawn hand's index (-1:
     the only discard tried is the drawn tile, which leaves the hand as it was) and its score
@@ -548,7 +549,7 @@ class _Graph:
         self.copies = copies
         self.drawable = vec[i64](copies)
         self.budget: i64 = model.budget
-        self.index = Index()
+        self.at_row = vec[i64]([-1] * len(outlook.distances))  # -1: not reached
         self.lows = vec[i64]()
         self.highs = vec[i64]()
         self.distance = vec[i64]()
@@ -560,7 +561,6 @@ class _Graph:
         self.wins = vec[float]()
         self.left = vec[i64]()  # the copies of the tile the hand may draw: r_x(h)
         self.discard_wins: list[tuple[tuple[int, float], ...]] = []  # (r_x, score) each
-        self.drawn_index = Index()
         self.children = vec[i64]()
         self.child_ends = vec[i64]()  # each 14-tile hand's end in ``children``
         # 13-tile hands in the order reached, each at the fewest draws it takes to reach it:
@@ -618,20 +618,26 @@ class _Graph:
                 return number
         return -1
 
+    def _at(self, row: i64) -> i64:
+        """The number of the hand whose moves are at ``row``, -1 when it is not reached."""
+        if row < len(self.at_row):
+            return self.at_row[row]
+        while len(self.at_row) <= row:  # rows read since the graph began
+            self.at_row = append(self.at_row, -1)
+        return -1
+
     def hand(self, low: i64, high: i64) -> i64:
         """The number of a 13-tile hand (a new one is listed after those before it)."""
-        index = self.index
-        slot = index.slot(low, high)
-        found = index.numbers[slot]
+        outlook = self.outlook
+        row = outlook.row(low, high)
+        found = self._at(row)
         if found >= 0:
             return found
         self._grow()
-        outlook = self.outlook
-        row = outlook.row(low, high)
         distance = outlook.distances[row]
         helps = outlook.lowers[row]
         number: i64 = len(self.lows)
-        index.put(slot, low, high, number)
+        self.at_row[row] = number
         self.lows = append(self.lows, low)
         self.highs = append(self.highs, high)
         self.distance = append(self.distance, distance)
@@ -650,16 +656,15 @@ class _Graph:
         self.depth = append(self.depth, self.reaching + 1 if number else 0)
         return number
 
-    def after_draw(self, low: i64, high: i64, discards: i64) -> i64:
-        """The number of a 14-tile hand and the hands its ``discards`` (a mask) leave."""
-        index = self.drawn_index
-        slot = index.slot(low, high)
-        found = index.numbers[slot]
+    def after_draw(self, low: i64, high: i64, row: i64, discards: i64) -> i64:
+        """The number of a 14-tile hand (its moves at ``row``) and the hands its ``discards``
+        (a mask) leave."""
+        found = self._at(row)
         if found >= 0:
             return found
         self._grow()
         number: i64 = len(self.child_ends)
-        index.put(slot, low, high, number)
+        self.at_row[row] = number
         self.child_ends = append(self.child_ends, 0)
         # One by one (``hand`` lists no children): a vector extended from a list asks it for
         # a buffer first, and its refusal formats an error message, ~1,700 instructions.
@@ -718,7 +723,8 @@ def _search_all(graph: _Graph, root: int, draws_left: i64, pause: Pause | None) 
                 won = -1.0
                 if ready and helps >> tile & 1:
                     won = outlook.score(drawn_low, drawn_high, tile, True)
-                node = graph.after_draw(drawn_low, drawn_high, _held(drawn_low, drawn_high))
+                row = outlook.row(drawn_low, drawn_high)
+                node = graph.after_draw(drawn_low, drawn_high, row, _held(drawn_low, drawn_high))
                 graph.draw(number, tile, left, node, won)
             tile += 1
         if pause is not None and number & 255 == 0:
@@ -743,16 +749,13 @@ def _search_bounded(
         if left > 0 and not (helps and not ready):  # (a draw that helps: listed below)
             drawn_low = root_low + _LOW_UNIT[tile]
             drawn_high = root_high + _HIGH_UNIT[tile]
+            row = outlook.row(drawn_low, drawn_high)  # (before its vector is read)
             # A winning hand is kept ready by any discard; another keeps its distance by some.
-            if helps:
-                keep = _held(drawn_low, drawn_high)
-            else:
-                row = outlook.row(drawn_low, drawn_high)  # (before its vector is read)
-                keep = outlook.keeps[row]
+            keep = _held(drawn_low, drawn_high) if helps else outlook.keeps[row]
             keep &= ~t.bit(tile)
             if keep:
                 won = outlook.score(drawn_low, drawn_high, tile, True) if helps else -1.0
-                node = graph.after_draw(drawn_low, drawn_high, keep)
+                node = graph.after_draw(drawn_low, drawn_high, row, keep)
                 graph.draw(start, tile, left, node, won)
         tile += 1
     while (number := graph.next(draws_left)) >= 0:
@@ -777,7 +780,7 @@ def _search_bounded(
                     else:
                         row = outlook.row(drawn_low, drawn_high)
                         keep = outlook.keeps[row]
-                        node = graph.after_draw(drawn_low, drawn_high, keep)
+                        node = graph.after_draw(drawn_low, drawn_high, row, keep)
                         graph.draw(number, tile, left, node, -1.0)
             draws >>= 1
             tile += 1
