@@ -247,27 +247,6 @@ def _joined(a: Moves, b: Moves) -> Moves:
     return made
 
 
-def _joined_at(a: Moves, b: Moves, index: i64) -> tuple[int, int, int]:
-    """``_joined(a, b)`` at one index only: the whole hand's distance and masks."""
-    cost: i64 = FAR
-    lower: i64 = 0
-    keep: i64 = 0
-    index_a: i64 = 0
-    while index_a <= index:
-        index_b = index - index_a
-        if index_b <= 9 and not index_a & index_b & 1:
-            total = a[COST + index_a] + b[COST + index_b]
-            if total < cost:
-                cost = total
-                lower = a[LOWER + index_a] | b[LOWER + index_b]
-                keep = a[KEEP + index_a] | b[KEEP + index_b]
-            elif total == cost and total < FAR:
-                lower |= a[LOWER + index_a] | b[LOWER + index_b]
-                keep |= a[KEEP + index_a] | b[KEEP + index_b]
-        index_a += 1
-    return cost, lower, keep
-
-
 class Outlook(Room[Moves]):
     """One request's hands as the search reads them: the forms they win in beside the melds
     (``Room``), each hand's moves and each win's score, kept while the request is answered
@@ -284,6 +263,7 @@ class Outlook(Room[Moves]):
         "known",
         "lowers",
         "melds",
+        "offsets",
         "rules",
         "scores",
         "self_draw",
@@ -299,6 +279,8 @@ class Outlook(Room[Moves]):
         self.keeps = vec[i64]()
         self.scores = Index()  # by the hand, and the winning tile and the way with its high word
         self.won = vec[float]()
+        # Each suit's key less its counts (``distance.Room.keys``), as native ints.
+        self.offsets = vec[i64]([self.melded[suit] + suit * SUIT for suit in range(4)])
         self.winner = hand
         self.melds = melds
         self.rules = rules
@@ -362,28 +344,56 @@ class Outlook(Room[Moves]):
 
     def read(self, low: i64, high: i64) -> None:
         """Appends a row: the hand's distance to a win (0: it wins; shanten + 1), the tiles
-        whose draw lowers it and the tiles whose discard keeps it, as masks."""
-        melded = self.melded
-        characters = (low & _DIGITS) + melded[0]
-        circles = (low >> _SHIFT) + SUIT + melded[1]
-        bamboo = (high & _DIGITS) + 2 * SUIT + melded[2]
-        honours = (high >> _SHIFT) + 3 * SUIT + melded[3]
-        first = self.pair(characters, circles)
-        second = self.pair(bamboo, honours)
-        distance, lower, keep = _joined_at(first, second, 2 * self.sets + 1)
+        whose draw lowers it and the tiles whose discard keeps it, as masks. (In native ints
+        throughout: the regular form as ``_joined`` at the whole hand's index, then the
+        irregular forms beside it, the nearer form's masks, or both where they are as near.)"""
+        offsets = self.offsets
+        first = self.pair((low & _DIGITS) + offsets[0], (low >> _SHIFT) + offsets[1])
+        second = self.pair((high & _DIGITS) + offsets[2], (high >> _SHIFT) + offsets[3])
+        index: i64 = 2 * self.sets + 1
+        distance: i64 = FAR
+        lower: i64 = 0
+        keep: i64 = 0
+        index_a: i64 = 0
+        while index_a <= index:
+            index_b = index - index_a
+            if index_b <= 9 and not index_a & index_b & 1:  # one pair only
+                total = first[COST + index_a] + second[COST + index_b]
+                if total < distance:
+                    distance = total
+                    lower = first[LOWER + index_a] | second[LOWER + index_b]
+                    keep = first[KEEP + index_a] | second[KEEP + index_b]
+                elif total == distance and total < FAR:
+                    lower |= first[LOWER + index_a] | second[LOWER + index_b]
+                    keep |= first[KEEP + index_a] | second[KEEP + index_b]
+            index_a += 1
         if self.seven_pairs:
-            odd = first[FORMS + 1] | second[FORMS + 1]
-            distance, lower, keep = _nearer(
-                distance, lower, keep, 7 - first[FORMS] - second[FORMS], odd, odd
-            )
+            other = 7 - first[FORMS] - second[FORMS]
+            if other <= distance:
+                odd = first[FORMS + 1] | second[FORMS + 1]
+                if other < distance:
+                    distance = other
+                    lower = keep = 0
+                lower |= odd
+                keep |= odd
         if self.thirteen_terminals:
-            other, other_lower, other_keep = _thirteen_terminals(
-                first[FORMS + 2] | second[FORMS + 2],
-                first[FORMS + 3] | second[FORMS + 3],
-                first[FORMS + 4] | second[FORMS + 4],
-                first[FORMS + 5] | second[FORMS + 5],
-            )
-            distance, lower, keep = _nearer(distance, lower, keep, other, other_lower, other_keep)
+            held = first[FORMS + 2] | second[FORMS + 2]
+            paired = first[FORMS + 3] | second[FORMS + 3]
+            other = 14 - _count_bits(held)
+            if paired:
+                other -= 1
+            if other <= distance:
+                other_lower, other_keep = _thirteen_terminals(
+                    held,
+                    paired,
+                    first[FORMS + 4] | second[FORMS + 4],
+                    first[FORMS + 5] | second[FORMS + 5],
+                )
+                if other < distance:
+                    distance = other
+                    lower = keep = 0
+                lower |= other_lower
+                keep |= other_keep
         self.distances = append(self.distances, distance)
         self.lowers = append(self.lowers, lower)
         self.keeps = append(self.keeps, keep)
@@ -443,27 +453,26 @@ def _suit_forms(key: int) -> tuple[int, int, int, int, int, int]:
 _SUIT_FORMS: Final[Memo[int, tuple[int, int, int, int, int, int]]] = Memo(50_000)
 
 
-def _nearer(
-    distance: int, lower: int, keep: int, other: int, other_lower: int, other_keep: int
-) -> tuple[int, int, int]:
-    """A hand's distance and masks with another form's (distance and masks) beside them: the
-    nearer form's, or both forms' masks where the two are as near."""
-    if other > distance:
-        return distance, lower, keep
-    if other < distance:
-        return other, other_lower, other_keep
-    return distance, lower | other_lower, keep | other_keep
-
-
-def _thirteen_terminals(held: int, paired: int, triples: int, plain: int) -> tuple[int, int, int]:
-    """The distance to Thirteen Terminals and its masks, from the orphans held (once, twice or
-    more, three times or more) and the other kinds held: every other kind is a discard that
-    keeps the distance, and so is an orphan's copy beyond the one pair kept."""
+def _thirteen_terminals(held: i64, paired: i64, triples: i64, plain: i64) -> tuple[i64, i64]:
+    """Thirteen Terminals' masks (its distance: ``Outlook.read``), from the orphans held (once,
+    twice or more, three times or more) and the other kinds held: every other kind is a
+    discard that keeps the distance, and so is an orphan's copy beyond the one pair kept."""
     lower = _ORPHAN_MASK & ~held
     if not paired:
         lower |= held
-    keep = plain | triples | (paired if paired & (paired - 1) else 0)
-    return 14 - held.bit_count() - (1 if paired else 0), lower, keep
+    keep = plain | triples
+    if paired & (paired - 1):
+        keep |= paired
+    return lower, keep
+
+
+def _count_bits(mask: i64) -> i64:
+    """The kinds a mask holds."""
+    count: i64 = 0
+    while mask:
+        mask &= mask - 1
+        count += 1
+    return count
 
 
 def _counted(low: i64, high: i64) -> t.Held:
