@@ -300,8 +300,8 @@ def distances(counts: list[int], room: list[int], runs: bool, most: int = SETS) 
 
 
 # What ``moves``' buffers start as, each state unreached (copied: a copy is one memcpy).
-_FARS: Final = vec[i64]([FAR] * 1024)
-_NONE: Final = vec[i64]([0] * 1024)
+_FARS: Final = vec[i64]([FAR] * 256)
+_NONE: Final = vec[i64]([0] * 256)
 
 
 def moves(
@@ -312,7 +312,8 @@ def moves(
 
     A pass over the kinds, lowest first, choosing at each how many chows start there (if
     ``runs``), whether a pung and whether the pair: the state is the chows still owed a tile
-    here and at the next kind, the sets made and the pair, packed in one int (10 bits).
+    here and at the next kind (at most two each), the sets made and the pair, packed in one
+    int (8 bits).
 
     A draw of a kind lowers a distance exactly when some cheapest way to it uses more of that
     kind than is held (the tile drawn is one it lacked), and a discard keeps it exactly when
@@ -344,9 +345,9 @@ def moves(
             spent = costs[state]
             lack = lacks[state]
             spare = spares[state]
-            owed = (state & 7) + (state >> 3 & 7)  # tiles of this kind the open chows need
-            made = state >> 6 & 7
-            paired = state >> 9
+            owed = (state & 3) + (state >> 2 & 3)  # tiles of this kind the open chows need
+            made = state >> 4 & 7
+            paired = state >> 7
             starts: i64 = 0
             if runs and kind <= last:
                 # At most two chows start at a kind: three alike hold the tiles of three
@@ -371,7 +372,7 @@ def moves(
                         cost = spent
                         if use > have:  # (not a conditional expression: its 0 boxes)
                             cost += use - have
-                        after = (state >> 3 & 7) | start << 3 | sets << 6 | (paired + pair) << 9
+                        after = (state >> 2 & 3) | start << 2 | sets << 4 | (paired + pair) << 7
                         was = ahead[after]
                         if cost < was:
                             if was == FAR:
@@ -397,7 +398,7 @@ def moves(
     keep = [0] * 10
     for state in states:
         spent = costs[state]
-        index = 2 * (state >> 6 & 7) + (state >> 9)
+        index = 2 * (state >> 4 & 7) + (state >> 7)
         if spent < out[index]:
             out[index] = spent
             lower[index] = lacks[state]
