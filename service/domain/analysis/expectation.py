@@ -1071,10 +1071,24 @@ def fits_whole(concealed: int, model: Model) -> bool:
     13-tile hands ``k`` draws away are at most ``C(n, k) * C(33 + k, k)`` (k tiles of the
     ``n`` gone, k kinds come), and the 14-tile hands at most 34 for each hand before them;
     and no more than there are hands of that many tiles at all."""
-    near = [comb(concealed, k) * comb(t.KINDS - 1 + k, k) for k in range(model.draws_left + 1)]
+    return _within_reach(concealed, model.draws_left) <= min(model.budget, WHOLE)
+
+
+def _within_reach(concealed: int, draws_left: int) -> int:
+    """``fits_whole``'s count of the hands within reach (kept: counted in big ints, it cost a
+    request's evaluations ~50,000 instructions each)."""
+    key = concealed * 1024 + draws_left
+    found = _REACH.get(key)
+    if found is not None:
+        return found
+    near = [comb(concealed, k) * comb(t.KINDS - 1 + k, k) for k in range(draws_left + 1)]
     within = sum(near) + t.KINDS * sum(near[:-1])
     every = comb(t.KINDS + concealed - 1, concealed) + comb(t.KINDS + concealed, concealed + 1)
-    return min(within, every) <= min(model.budget, WHOLE)
+    return _REACH.put(key, min(within, every))
+
+
+# By the concealed tiles and the draws left (bounded: memo.py).
+_REACH: Final[Memo[int, int]] = Memo(1_000)
 
 
 def _figures(graph: _Graph, model: Model, pause: Pause | None) -> Figures:
