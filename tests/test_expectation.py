@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 
 from service import engine
 from service.domain.analysis.analysis import discards, waits_analysis
-from service.domain.analysis.distance import SUIT, distances, moves
+from service.domain.analysis.distance import SUIT, Index, distances, moves
 from service.domain.analysis.expectation import (
     _SUIT_MOVES,
     Figures,
@@ -798,6 +798,36 @@ def test_probabilities_stay_proper_on_a_long_wall() -> None:
     chances = [d["expected"]["win_probability"] for d in answer["discards"] if d["expected"]]
     assert all(0 <= c <= 1 for c in chances)
     assert any(b != a for a, b in pairwise(chances))
+
+
+def test_an_index_tells_keys_apart_by_both_words() -> None:
+    """Keys alike in one word, and more than a new index's places (it grows as it fills):
+    each keeps its own number, and a key never put has none."""
+    index = Index()
+    for number in range(1000):
+        slot = index.slot(number % 3, number // 3)
+        assert index.numbers[slot] == -1
+        index.put(slot, number % 3, number // 3, number)
+    assert index.size == 1000
+    assert [index.get(number % 3, number // 3) for number in range(1000)] == list(range(1000))
+    assert index.get(3, 0) == index.get(0, 334) == -1
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.lists(st.tuples(st.integers(0, 2**42 - 1), st.integers(0, 2**45 - 1)), max_size=600))
+def test_an_index_numbers_its_keys_as_a_dict_does(keys: list[tuple[int, int]]) -> None:
+    """What the search keys by a hand's two words (``Index``) finds what a dict would."""
+    index = Index()
+    numbers: dict[tuple[int, int], int] = {}
+    for low, high in keys:
+        slot = index.slot(low, high)
+        assert index.numbers[slot] == numbers.get((low, high), -1)
+        if (low, high) not in numbers:
+            index.put(slot, low, high, len(numbers))
+            numbers[low, high] = len(numbers)
+    for (low, high), number in numbers.items():
+        assert index.get(low, high) == number
+        assert index.get(low, high ^ 1) == numbers.get((low, high ^ 1), -1)
 
 
 @settings(max_examples=300, deadline=None)

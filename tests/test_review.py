@@ -21,7 +21,7 @@ import pytest
 
 from service import cli, engine
 from service.domain.analysis import analysis
-from service.domain.analysis.expectation import Outlooks
+from service.domain.analysis.expectation import Outlooks, packed
 from service.domain.records.review import graded
 from service.domain.rules.hand import Hand, Rules
 from service.domain.rules.tiles import parse
@@ -392,7 +392,9 @@ def test_a_seat_s_outlook_is_kept_within_its_cap() -> None:
     assert kept.get(hand, (), "S", rules) is first
     assert kept.get(hand, (), "W", rules) is not first
     again = kept.get(hand, (), "S", rules)
-    again.scores.update({index: 0.0 for index in range(6)})
+    for tile in range(6):  # six hands' moves read: past the cap
+        again.moves(packed([1 if kind == tile else 0 for kind in range(34)]))
+    assert again.kept() == 6
     assert kept.get(hand, (), "S", rules) is not again
 
 

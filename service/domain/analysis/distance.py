@@ -25,15 +25,91 @@ WHOLE_SUITS: Final = _MELDED  # the keys below it: suits the melds leave whole
 # beside them are fewer, and counting only those is what makes a melded suit (which no table
 # holds) cheap to count (``moves``' ``most``).
 _CAPPED: Final = SUIT * _MELDED
-# Two suit keys of one hand as one int (``Room.pair``): its melds are fixed, so a suit's keys
-# differ by their counts alone (under 5**9 < 2**32), and suit 0's and suit 2's keys stay
-# 2 * 5**9 apart modulo 4 * 5**9 (``SUIT``, ``_MELDED``): no two pairs get one number. Each key
-# is taken modulo ``_MELDED`` first, so that the number fits a machine word (a melded suit's
-# key does not, moved up by 32 bits), and is made by native arithmetic: an int multiplied by
-# 2**32 takes mypyc's slow path (a multiply it cannot prove small), ~800 instructions.
-_PAIRED: Final = 1 << 32
+# Two suit keys of one hand as one key (``Room.pair``): its melds are fixed, so a suit's keys
+# differ by their counts alone, and suit 0's and suit 2's keys stay 2 * 5**9 apart modulo
+# 4 * 5**9 (``SUIT``, ``_MELDED``): each key modulo ``_MELDED`` tells the pairs apart, as two
+# machine words.
 
 Joined = TypeVar("Joined")
+
+# ``Index``'s hash: a key's two words folded to 31 bits and multiplied by a 31-bit odd
+# constant, so that no product passes 62 bits (compiled and pure alike, nothing overflows).
+_FOLD: Final = (1 << 31) - 1
+_SPREAD: Final = 0x5BD1E995
+_PLACES: Final = 256  # a new index's places, a power of two (doubled when half full)
+_ZEROS: Final = vec[i64]([0] * _PLACES)
+_EMPTY: Final = vec[i64]([-1] * _PLACES)
+
+
+class Index:
+    """Numbers (0 and up) by a key of two non-negative machine words under 2^62, in unboxed
+    vectors (open addressing, linear probing, at most half full). A dict keyed by one int
+    would box each key (a hand's 80 bits take mypyc's slow path past 63), hash and compare it
+    as an object: here a probe reads and compares native words. ``slot`` finds a key's place,
+    ``put`` fills it when it was empty: one probe for a look-up and the insert after it."""
+
+    __slots__ = ("highs", "lows", "mask", "numbers", "size")
+
+    def __init__(self) -> None:
+        self.mask: i64 = _PLACES - 1
+        self.lows = _ZEROS[:]  # (copied: a copy is one memcpy)
+        self.highs = _ZEROS[:]
+        self.numbers = _EMPTY[:]  # -1: an empty slot
+        self.size: i64 = 0
+
+    def slot(self, low: i64, high: i64) -> i64:
+        """The place of the key, or the empty one it would take (``numbers[slot] < 0``)."""
+        mask = self.mask
+        at = _place(low, high, mask)
+        numbers = self.numbers
+        lows = self.lows
+        highs = self.highs
+        while numbers[at] >= 0 and (lows[at] != low or highs[at] != high):
+            at = (at + 1) & mask
+        return at
+
+    def get(self, low: i64, high: i64) -> i64:
+        """The key's number, -1 when it has none."""
+        return self.numbers[self.slot(low, high)]
+
+    def put(self, slot: i64, low: i64, high: i64, number: i64) -> None:
+        """The key at its empty ``slot`` (from ``slot``, nothing put since), numbered."""
+        self.lows[slot] = low
+        self.highs[slot] = high
+        self.numbers[slot] = number
+        self.size += 1
+        if 2 * self.size > self.mask:
+            self._grow()
+
+    def _grow(self) -> None:
+        """Twice the places, every key moved to its place among them."""
+        lows, highs, numbers = self.lows, self.highs, self.numbers
+        capacity = 2 * len(numbers)
+        mask: i64 = capacity - 1
+        new_lows = vec[i64]([0] * capacity)
+        new_highs = vec[i64]([0] * capacity)
+        new_numbers = vec[i64]([-1] * capacity)
+        for at in range(len(numbers)):
+            number = numbers[at]
+            if number >= 0:
+                low = lows[at]
+                high = highs[at]
+                slot = _place(low, high, mask)
+                while new_numbers[slot] >= 0:  # (every key is new here)
+                    slot = (slot + 1) & mask
+                new_lows[slot] = low
+                new_highs[slot] = high
+                new_numbers[slot] = number
+        self.mask = mask
+        self.lows = new_lows
+        self.highs = new_highs
+        self.numbers = new_numbers
+
+
+def _place(low: i64, high: i64, mask: i64) -> i64:
+    """A key's first place among ``mask + 1``."""
+    folded = (low ^ low >> 29 ^ high << 3 ^ high >> 26) & _FOLD
+    return (folded * _SPREAD >> 20) & mask
 
 
 class Room(Generic[Joined]):
@@ -41,7 +117,7 @@ class Room(Generic[Joined]):
     concealed tiles must make, and the irregular forms the rules keep (only without melds);
     and, for one request, what its suits (0, 1) and (2, 3) give joined (``pair``)."""
 
-    __slots__ = ("melded", "pairs", "room", "sets", "seven_pairs", "thirteen_terminals")
+    __slots__ = ("joined", "melded", "pairs", "room", "sets", "seven_pairs", "thirteen_terminals")
 
     def __init__(self, melds: tuple[Meld, ...], wins: frozenset[str]) -> None:
         copies = visible((), melds)
@@ -54,7 +130,8 @@ class Room(Generic[Joined]):
         self.sets = SETS - len(melds)
         self.seven_pairs = not melds and "seven_pairs" in wins
         self.thirteen_terminals = not melds and "thirteen_terminals" in wins
-        self.pairs: dict[int, Joined] = {}
+        self.pairs = Index()  # by the two suits' counts (each key modulo ``_MELDED``)
+        self.joined: list[Joined] = []  # in the order ``pairs`` numbers them
 
     def keys(self, counts: list[int]) -> list[int]:
         """Each suit's key (see ``SUIT``)."""
@@ -69,11 +146,16 @@ class Room(Generic[Joined]):
         """Two suits joined (``join``), kept: a draw or a discard changes one suit, so the
         other pair's join recurs through the request."""
         low_counts: i64 = low % _MELDED
-        key = low_counts * _PAIRED + high % _MELDED
-        found = self.pairs.get(key)
-        if found is None:
-            found = self.pairs[key] = self.join(low, high)
-        return found
+        high_counts: i64 = high % _MELDED
+        pairs = self.pairs
+        slot = pairs.slot(low_counts, high_counts)
+        number = pairs.numbers[slot]
+        if number >= 0:
+            return self.joined[number]
+        made = self.join(low, high)
+        pairs.put(slot, low_counts, high_counts, len(self.joined))
+        self.joined.append(made)
+        return made
 
     def join(self, low: int, high: int) -> Joined:
         """What the two suits' keys give as one part of the hand."""
@@ -163,6 +245,37 @@ def tabled(key: int, counts: list[int]) -> tuple[int, ...] | None:
     return tuple([FAR if (packed >> 4 * i & 15) == 15 else packed >> 4 * i & 15 for i in range(10)])
 
 
+# ``rank``'s steps as one flat vector of native ints: at ((kinds after) * (TABLED + 1) + tiles
+# left) * 5 + count, what a kind holding ``count`` adds to the number (``packed_distances``).
+_RANKS: Final = vec[i64](
+    [
+        sum(_WAYS[after][left - lower] for lower in range(count)) if count <= left else 0
+        for after in range(9)
+        for left in range(TABLED + 1)
+        for count in range(5)
+    ]
+)
+
+
+def packed_distances(digits: i64, places: i64) -> i64:
+    """``TABLE``'s entry for a suit the melds leave whole (its distances, 4 bits each, 15:
+    FAR), from its counts as base-5 digits (``places`` kinds: 9, or 7 for the honours), in
+    native ints (no list of counts, no tuple); -1 past ``TABLED`` tiles."""
+    left: i64 = TABLED
+    number: i64 = 0
+    place: i64 = 0
+    while place < places:
+        count = digits % 5
+        if count > left:
+            return -1
+        number += _RANKS[((places - 1 - place) * (TABLED + 1) + left) * 5 + count]
+        left -= count
+        digits //= 5
+        place += 1
+    packed: i64 = TABLE[number if places == 9 else _HONOURS_AT + number]
+    return packed
+
+
 def most_sets(key: int) -> int:
     """The most sets a suit's key may have to make: fewer beside the melds."""
     return SETS - key // _CAPPED
@@ -187,8 +300,8 @@ def distances(counts: list[int], room: list[int], runs: bool, most: int = SETS) 
 
 
 # What ``moves``' buffers start as, each state unreached (copied: a copy is one memcpy).
-_FARS: Final = vec[i64]([FAR] * 1024)
-_NONE: Final = vec[i64]([0] * 1024)
+_FARS: Final = vec[i64]([FAR] * 256)
+_NONE: Final = vec[i64]([0] * 256)
 
 
 def moves(
@@ -199,7 +312,8 @@ def moves(
 
     A pass over the kinds, lowest first, choosing at each how many chows start there (if
     ``runs``), whether a pung and whether the pair: the state is the chows still owed a tile
-    here and at the next kind, the sets made and the pair, packed in one int (10 bits).
+    here and at the next kind (at most two each), the sets made and the pair, packed in one
+    int (8 bits).
 
     A draw of a kind lowers a distance exactly when some cheapest way to it uses more of that
     kind than is held (the tile drawn is one it lacked), and a discard keeps it exactly when
@@ -231,12 +345,17 @@ def moves(
             spent = costs[state]
             lack = lacks[state]
             spare = spares[state]
-            owed = (state & 7) + (state >> 3 & 7)  # tiles of this kind the open chows need
-            made = state >> 6 & 7
-            paired = state >> 9
+            owed = (state & 3) + (state >> 2 & 3)  # tiles of this kind the open chows need
+            made = state >> 4 & 7
+            paired = state >> 7
             starts: i64 = 0
             if runs and kind <= last:
+                # At most two chows start at a kind: three alike hold the tiles of three
+                # pungs (the kind and the next two, none of which can hold a pung beside
+                # them), so every count of each kind a way may use is reached without them.
                 starts = cap_sets - made
+                if starts > 2:
+                    starts = 2
             limit = cap - owed if cap - owed < starts else starts
             start: i64 = 0
             while start <= limit:
@@ -253,7 +372,7 @@ def moves(
                         cost = spent
                         if use > have:  # (not a conditional expression: its 0 boxes)
                             cost += use - have
-                        after = (state >> 3 & 7) | start << 3 | sets << 6 | (paired + pair) << 9
+                        after = (state >> 2 & 3) | start << 2 | sets << 4 | (paired + pair) << 7
                         was = ahead[after]
                         if cost < was:
                             if was == FAR:
@@ -279,7 +398,7 @@ def moves(
     keep = [0] * 10
     for state in states:
         spent = costs[state]
-        index = 2 * (state >> 6 & 7) + (state >> 9)
+        index = 2 * (state >> 4 & 7) + (state >> 7)
         if spent < out[index]:
             out[index] = spent
             lower[index] = lacks[state]

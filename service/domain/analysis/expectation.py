@@ -48,9 +48,11 @@ from .distance import (
     SUIT,
     TABLE,
     WHOLE_SUITS,
+    Index,
     Room,
     most_sets,
     moves,
+    packed_distances,
     suit_counts,
     suit_distances,
 )
@@ -71,6 +73,10 @@ _POW5: Final[tuple[int, ...]] = tuple(5 ** (tile % 9) for tile in range(t.KINDS)
 _UNIT: Final[tuple[int, ...]] = tuple(
     _POW5[tile] << _SHIFT * (tile // 9) for tile in range(t.KINDS)
 )
+# The same as two machine words (``_halves``): characters and circles low, bamboo and honours
+# high; a tile's count in the word that holds its suit.
+_LOW_UNIT: Final = vec[i64]([unit & _HALF for unit in _UNIT])
+_HIGH_UNIT: Final = vec[i64]([unit >> 2 * _SHIFT for unit in _UNIT])
 _ORPHAN_MASK: Final = sum(1 << tile for tile in t.ORPHANS)
 
 
@@ -134,6 +140,10 @@ def _suit_moves(key: int, room: list[int]) -> Moves:
     found = _SUIT_MOVES.get(key)
     if found is not None:
         return found
+    if key < WHOLE_SUITS and TABLE:
+        tabled = _tabled_moves(key)
+        if tabled is not None:
+            return _SUIT_MOVES.put(key, tabled)
     base, counts = suit_counts(key)
     made = _NO_MOVES[:]
     if key >= WHOLE_SUITS or not TABLE:
@@ -161,6 +171,49 @@ def _suit_moves(key: int, room: list[int]) -> Moves:
                 if less[index] == now[index] < FAR:
                     made[KEEP + index] |= bit
     return _SUIT_MOVES.put(key, made)
+
+
+def _tabled_moves(key: int) -> Moves | None:
+    """A suit the melds leave whole: its moves from its neighbours' entries in the table, a
+    tile more or less (``packed_distances``: read and compared in native ints); None when
+    a tile more passes the table's ``TABLED`` tiles (``_suit_moves`` counts it then)."""
+    suit: i64 = key // SUIT
+    digits: i64 = key % SUIT
+    places: i64 = 9 if suit < 3 else 7
+    now = packed_distances(digits, places)
+    if now < 0:
+        return None
+    made = _NO_MOVES[:]
+    index: i64 = 0
+    while index < 10:
+        cost = now >> 4 * index & 15
+        made[COST + index] = FAR if cost == 15 else cost
+        index += 1
+    rest = digits
+    place: i64 = 0
+    while place < places:
+        count = rest % 5
+        rest //= 5
+        bit = t.bit(9 * suit + place)
+        if count < 4:
+            more = packed_distances(digits + _POWERS[place], places)
+            if more < 0:
+                return None
+            index = 0
+            while index < 10:
+                if (more >> 4 * index & 15) < (now >> 4 * index & 15):
+                    made[LOWER + index] |= bit
+                index += 1
+        if count:
+            less = packed_distances(digits - _POWERS[place], places)
+            index = 0
+            while index < 10:
+                cost = now >> 4 * index & 15
+                if cost < 15 and (less >> 4 * index & 15) == cost:
+                    made[KEEP + index] |= bit
+                index += 1
+        place += 1
+    return made
 
 
 # Suits met by searches, with their masks: ~300 bytes an entry; bounded as every table keyed
@@ -194,38 +247,40 @@ def _joined(a: Moves, b: Moves) -> Moves:
     return made
 
 
-def _joined_at(a: Moves, b: Moves, index: i64) -> tuple[int, int, int]:
-    """``_joined(a, b)`` at one index only: the whole hand's distance and masks."""
-    cost: i64 = FAR
-    lower: i64 = 0
-    keep: i64 = 0
-    index_a: i64 = 0
-    while index_a <= index:
-        index_b = index - index_a
-        if index_b <= 9 and not index_a & index_b & 1:
-            total = a[COST + index_a] + b[COST + index_b]
-            if total < cost:
-                cost = total
-                lower = a[LOWER + index_a] | b[LOWER + index_b]
-                keep = a[KEEP + index_a] | b[KEEP + index_b]
-            elif total == cost and total < FAR:
-                lower |= a[LOWER + index_a] | b[LOWER + index_b]
-                keep |= a[KEEP + index_a] | b[KEEP + index_b]
-        index_a += 1
-    return cost, lower, keep
-
-
 class Outlook(Room[Moves]):
     """One request's hands as the search reads them: the forms they win in beside the melds
     (``Room``), each hand's moves and each win's score, kept while the request is answered
-    (its evaluations meet the same hands)."""
+    (its evaluations meet the same hands).
 
-    __slots__ = ("discard", "known", "melds", "rules", "scores", "self_draw", "winner")
+    A hand is kept as two machine words (``_halves``), its moves as a row of three unboxed
+    vectors (``distances``, ``lowers``, ``keeps``) that ``known`` numbers, a win's score in
+    ``won`` as ``scores`` numbers it: no tuple, big int or dict entry a hand."""
+
+    __slots__ = (
+        "discard",
+        "distances",
+        "keeps",
+        "known",
+        "lowers",
+        "melds",
+        "offsets",
+        "rules",
+        "scores",
+        "self_draw",
+        "winner",
+        "won",
+    )
 
     def __init__(self, hand: Hand, melds: tuple[Meld, ...], seat: str, rules: Rules) -> None:
         super().__init__(melds, table_for(rules).wins)
-        self.known: dict[int, tuple[int, int, int]] = {}
-        self.scores: dict[int, float] = {}  # by the hand, the winning tile and the way
+        self.known = Index()
+        self.distances = vec[i64]()
+        self.lowers = vec[i64]()
+        self.keeps = vec[i64]()
+        self.scores = Index()  # by the hand, and the winning tile and the way with its high word
+        self.won = vec[float]()
+        # Each suit's key less its counts (``distance.Room.keys``), as native ints.
+        self.offsets = vec[i64]([self.melded[suit] + suit * SUIT for suit in range(4)])
         self.winner = hand
         self.melds = melds
         self.rules = rules
@@ -233,21 +288,29 @@ class Outlook(Room[Moves]):
         self.self_draw = Win(by="self_draw", seat=seat)
         self.discard = Win(by="discard", seat=seat, discarder="S" if seat == "E" else "E")
 
-    def score(self, drawn: int, tile: int, self_drawn: bool) -> float:
-        """What ``drawn`` (14 tiles) scores won on ``tile``; -1 when it is no win (below the
-        minimum, or a form the rules do not keep)."""
-        key = (drawn * t.KINDS + tile) * 2 + self_drawn
-        found = self.scores.get(key)
-        if found is not None:
-            return found
+    def kept(self) -> int:
+        """The hands and wins kept."""
+        return self.known.size + self.scores.size
+
+    def score(self, low: i64, high: i64, tile: i64, self_drawn: bool) -> float:
+        """What the 14 tiles ``low``, ``high`` score won on ``tile``; -1 when it is no win
+        (below the minimum, or a form the rules do not keep)."""
+        way: i64 = 1 if self_drawn else 0
+        key = (high * t.KINDS + tile) * 2 + way
+        scores = self.scores
+        slot = scores.slot(low, key)
+        number = scores.numbers[slot]
+        if number >= 0:
+            return self.won[number]
         winner = self.winner
-        won = Hand(_tiles(drawn), winner.melds, tile, winner.flowers, winner.seasons)
-        way = self.self_draw if self_drawn else self.discard
+        won = Hand(_counted(low, high), winner.melds, tile, winner.flowers, winner.seasons)
+        win = self.self_draw if self_drawn else self.discard
         try:
-            value = float(best_score(won, self.melds, way, self.rules).score)
+            value = float(best_score(won, self.melds, win, self.rules).score)
         except ScoringError:
             value = -1.0
-        self.scores[key] = value
+        scores.put(slot, low, key, len(self.won))
+        self.won = append(self.won, value)
         return value
 
     def join(self, low: int, high: int) -> Moves:
@@ -263,39 +326,77 @@ class Outlook(Room[Moves]):
         return made
 
     def moves(self, hand: int) -> tuple[int, int, int]:
-        found = self.known.get(hand)
-        if found is None:
-            found = self.known[hand] = self.read(hand)
-        return found
+        """``hand``'s (packed: ``packed``) distance and masks, as ``read`` finds them."""
+        low, high = _halves(hand)
+        row = self.row(low, high)
+        return self.distances[row], self.lowers[row], self.keeps[row]
 
-    def read(self, hand: int) -> tuple[int, int, int]:
-        """``hand``'s distance to a win (0: it wins; shanten + 1), the tiles whose draw
-        lowers it and the tiles whose discard keeps it, as masks."""
-        melded = self.melded
-        # The hand's two halves as machine words: its suits then read by native shifts.
-        first: i64 = hand & _HALF
-        second: i64 = hand >> 2 * _SHIFT
-        characters = (first & _DIGITS) + melded[0]
-        circles = (first >> _SHIFT) + SUIT + melded[1]
-        bamboo = (second & _DIGITS) + 2 * SUIT + melded[2]
-        honours = (second >> _SHIFT) + 3 * SUIT + melded[3]
-        low = self.pair(characters, circles)
-        high = self.pair(bamboo, honours)
-        distance, lower, keep = _joined_at(low, high, 2 * self.sets + 1)
+    def row(self, low: i64, high: i64) -> i64:
+        """The row of the hand's moves (read once a request)."""
+        known = self.known
+        slot = known.slot(low, high)
+        row = known.numbers[slot]
+        if row < 0:
+            row = len(self.distances)
+            self.read(low, high)
+            known.put(slot, low, high, row)
+        return row
+
+    def read(self, low: i64, high: i64) -> None:
+        """Appends a row: the hand's distance to a win (0: it wins; shanten + 1), the tiles
+        whose draw lowers it and the tiles whose discard keeps it, as masks. (In native ints
+        throughout: the regular form as ``_joined`` at the whole hand's index, then the
+        irregular forms beside it, the nearer form's masks, or both where they are as near.)"""
+        offsets = self.offsets
+        first = self.pair((low & _DIGITS) + offsets[0], (low >> _SHIFT) + offsets[1])
+        second = self.pair((high & _DIGITS) + offsets[2], (high >> _SHIFT) + offsets[3])
+        index: i64 = 2 * self.sets + 1
+        distance: i64 = FAR
+        lower: i64 = 0
+        keep: i64 = 0
+        index_a: i64 = 0
+        while index_a <= index:
+            index_b = index - index_a
+            if index_b <= 9 and not index_a & index_b & 1:  # one pair only
+                total = first[COST + index_a] + second[COST + index_b]
+                if total < distance:
+                    distance = total
+                    lower = first[LOWER + index_a] | second[LOWER + index_b]
+                    keep = first[KEEP + index_a] | second[KEEP + index_b]
+                elif total == distance and total < FAR:
+                    lower |= first[LOWER + index_a] | second[LOWER + index_b]
+                    keep |= first[KEEP + index_a] | second[KEEP + index_b]
+            index_a += 1
         if self.seven_pairs:
-            odd = low[FORMS + 1] | high[FORMS + 1]
-            distance, lower, keep = _nearer(
-                distance, lower, keep, 7 - low[FORMS] - high[FORMS], odd, odd
-            )
+            other = 7 - first[FORMS] - second[FORMS]
+            if other <= distance:
+                odd = first[FORMS + 1] | second[FORMS + 1]
+                if other < distance:
+                    distance = other
+                    lower = keep = 0
+                lower |= odd
+                keep |= odd
         if self.thirteen_terminals:
-            other, other_lower, other_keep = _thirteen_terminals(
-                low[FORMS + 2] | high[FORMS + 2],
-                low[FORMS + 3] | high[FORMS + 3],
-                low[FORMS + 4] | high[FORMS + 4],
-                low[FORMS + 5] | high[FORMS + 5],
-            )
-            distance, lower, keep = _nearer(distance, lower, keep, other, other_lower, other_keep)
-        return distance, lower, keep
+            held = first[FORMS + 2] | second[FORMS + 2]
+            paired = first[FORMS + 3] | second[FORMS + 3]
+            other = 14 - _count_bits(held)
+            if paired:
+                other -= 1
+            if other <= distance:
+                other_lower, other_keep = _thirteen_terminals(
+                    held,
+                    paired,
+                    first[FORMS + 4] | second[FORMS + 4],
+                    first[FORMS + 5] | second[FORMS + 5],
+                )
+                if other < distance:
+                    distance = other
+                    lower = keep = 0
+                lower |= other_lower
+                keep |= other_keep
+        self.distances = append(self.distances, distance)
+        self.lowers = append(self.lowers, lower)
+        self.keeps = append(self.keeps, keep)
 
 
 class Outlooks:
@@ -316,7 +417,7 @@ class Outlooks:
         """An outlook for ``hand`` (its melds, bonus tiles and seat): the kept one if it fits."""
         key = (melds, hand.flowers, hand.seasons, seat, id(rules))
         kept = self.kept
-        if kept is None or key != self.key or len(kept.known) + len(kept.scores) > self.cap:
+        if kept is None or key != self.key or kept.kept() > self.cap:
             kept = self.kept = Outlook(hand, melds, seat, rules)
             self.key = key
         return kept
@@ -352,52 +453,62 @@ def _suit_forms(key: int) -> tuple[int, int, int, int, int, int]:
 _SUIT_FORMS: Final[Memo[int, tuple[int, int, int, int, int, int]]] = Memo(50_000)
 
 
-def _nearer(
-    distance: int, lower: int, keep: int, other: int, other_lower: int, other_keep: int
-) -> tuple[int, int, int]:
-    """A hand's distance and masks with another form's (distance and masks) beside them: the
-    nearer form's, or both forms' masks where the two are as near."""
-    if other > distance:
-        return distance, lower, keep
-    if other < distance:
-        return other, other_lower, other_keep
-    return distance, lower | other_lower, keep | other_keep
-
-
-def _thirteen_terminals(held: int, paired: int, triples: int, plain: int) -> tuple[int, int, int]:
-    """The distance to Thirteen Terminals and its masks, from the orphans held (once, twice or
-    more, three times or more) and the other kinds held: every other kind is a discard that
-    keeps the distance, and so is an orphan's copy beyond the one pair kept."""
+def _thirteen_terminals(held: i64, paired: i64, triples: i64, plain: i64) -> tuple[i64, i64]:
+    """Thirteen Terminals' masks (its distance: ``Outlook.read``), from the orphans held (once,
+    twice or more, three times or more) and the other kinds held: every other kind is a
+    discard that keeps the distance, and so is an orphan's copy beyond the one pair kept."""
     lower = _ORPHAN_MASK & ~held
     if not paired:
         lower |= held
-    keep = plain | triples | (paired if paired & (paired - 1) else 0)
-    return 14 - held.bit_count() - (1 if paired else 0), lower, keep
+    keep = plain | triples
+    if paired & (paired - 1):
+        keep |= paired
+    return lower, keep
 
 
-def _tiles(hand: int) -> tuple[int, ...]:
-    """A packed hand's tiles, in order: each suit's read once (``_SUIT_TILES``)."""
-    tiles: tuple[int, ...] = ()
+def _count_bits(mask: i64) -> i64:
+    """The kinds a mask holds."""
+    count: i64 = 0
+    while mask:
+        mask &= mask - 1
+        count += 1
+    return count
+
+
+def _counted(low: i64, high: i64) -> t.Held:
+    """A hand's tiles counted as a ``Hand`` holds them (``tiles.Held``: each suit's counts at
+    ``FACE_BITS`` a face), from its digits in native ints: no tile listed, tallied or boxed."""
+    keys = [0, 0, 0, 0]
+    kinds: i64 = 0
+    size: i64 = 0
+    tile: i64 = 0
     for suit in range(4):
-        key = (hand >> _SHIFT * suit & _DIGITS) + suit * SUIT
-        found = _SUIT_TILES.get(key)
-        if found is None:
-            base, counts = suit_counts(key)
-            found = _SUIT_TILES.put(
-                key,
-                tuple([base + place for place, count in enumerate(counts) for _ in range(count)]),
-            )
-        tiles += found
-    return tiles
-
-
-# Suits met by searches, with their tiles (bounded: memo.py).
-_SUIT_TILES: Final[Memo[int, tuple[int, ...]]] = Memo(50_000)
+        word = low if suit < 2 else high
+        digits: i64 = word >> _SHIFT * (suit & 1) & _DIGITS
+        key: i64 = suit
+        key <<= t.SUIT_SHIFT
+        face: i64 = 0
+        while digits:
+            count = digits % 5
+            if count:
+                key += count << t.FACE_BITS * face
+                kinds |= t.bit(tile + face)
+                size += count
+            digits //= 5
+            face += 1
+        keys[suit] = key
+        tile += 9
+    return t.Held(keys[0], keys[1], keys[2], keys[3], kinds, size)
 
 
 def packed(counts: list[int]) -> int:
     """Tile counts as the search keeps a hand."""
     return sum(count * _UNIT[tile] for tile, count in enumerate(counts))
+
+
+def _halves(hand: int) -> tuple[i64, i64]:
+    """A packed hand as the search keeps it: two machine words (``_LOW_UNIT``)."""
+    return hand & _HALF, hand >> 2 * _SHIFT
 
 
 def _bits(mask: i64) -> vec[i64]:
@@ -426,15 +537,17 @@ class _Graph:
     """The hands a search reaches: 13-tile hands, and the 14-tile hands between them (a
     hand after its draw, and the 13-tile hands its discards leave).
 
-    A 13-tile hand's draws are edges, kept flat (``tiles``, ``left``, ``nodes``, ``wins``;
-    the hand's from ``starts`` to ``ends``, listed one hand after another): the tile, its
-    copies left to draw, the drawn hand's index (-1: the only discard tried is the drawn tile,
-    which leaves the hand as it was) and its score won by self-draw (-1: no win). Any draw not
-    listed is discarded again. A 14-tile hand's children (the hands its discards leave) are
-    kept flat alike. A ready hand also lists the discards it wins on, ``(copies left,
-    score)``, when the others' discards are won on at all (``offered``). Flat vectors of
-    numbers, where a tuple per edge and a list per hand were made, leave the cyclic collector
-    little to walk.
+    A 13-tile hand is kept as two machine words (``lows``, ``highs``: ``_halves``), found by
+    the row of its moves in the outlook (``at_row``: its number here, as a 14-tile hand's;
+    one look-up finds a hand's moves and its place). Its draws are edges, kept flat
+    (``tiles``, ``left``, ``nodes``, ``wins``; the hand's from ``starts`` to ``ends``, listed
+    one hand after another): the tile, its copies left to draw, the drawn hand's index (-1:
+    the only discard tried is the drawn tile, which leaves the hand as it was) and its score
+    won by self-draw (-1: no win). Any draw not listed is discarded again. A 14-tile hand's
+    children (the hands its discards leave) are kept flat alike. A ready hand also lists the
+    discards it wins on, ``(copies left, score)``, when the others' discards are won on at all
+    (``offered``). Flat vectors of numbers, where a tuple per edge and a list per hand were
+    made, leave the cyclic collector little to walk.
     """
 
     def __init__(self, outlook: Outlook, copies: list[int], model: Model) -> None:
@@ -444,9 +557,10 @@ class _Graph:
         # in ``visible`` and the discard under evaluation.
         self.copies = copies
         self.drawable = vec[i64](copies)
-        self.budget = model.budget
-        self.index: dict[int, int] = {}
-        self.hands: list[int] = []
+        self.budget: i64 = model.budget
+        self.at_row = vec[i64]([-1] * len(outlook.distances))  # -1: not reached
+        self.lows = vec[i64]()
+        self.highs = vec[i64]()
         self.distance = vec[i64]()
         self.helps = vec[i64]()
         self.starts = vec[i64]()
@@ -456,20 +570,24 @@ class _Graph:
         self.wins = vec[float]()
         self.left = vec[i64]()  # the copies of the tile the hand may draw: r_x(h)
         self.discard_wins: list[tuple[tuple[int, float], ...]] = []  # (r_x, score) each
-        self.drawn_index: dict[int, int] = {}
         self.children = vec[i64]()
         self.child_ends = vec[i64]()  # each 14-tile hand's end in ``children``
         # 13-tile hands in the order reached, each at the fewest draws it takes to reach it:
         # a hand reached with no draw left lists none.
         self.depth = vec[i64]()
-        self.listed = 0  # the hands whose draws are listed, in that order
-        self.reaching = 0  # the depth of the hand whose draws are being listed
+        self.listed: i64 = 0  # the hands whose draws are listed, in that order
+        self.reaching: i64 = 0  # the depth of the hand whose draws are being listed
 
     @property
     def states(self) -> int:
-        return len(self.hands) + len(self.child_ends)
+        return len(self.lows) + len(self.child_ends)
 
-    def draw(self, number: int, tile: int, left: int, node: int, won: float) -> None:
+    @property
+    def concealed(self) -> int:
+        """The concealed tiles of the hand searched from."""
+        return _counted(self.lows[0], self.highs[0]).size
+
+    def draw(self, number: i64, tile: i64, left: i64, node: i64, won: float) -> None:
         """Lists a draw of hand ``number`` (its draws are listed one after another)."""
         if self.ends[number] == 0:
             self.starts[number] = len(self.tiles)
@@ -482,25 +600,26 @@ class _Graph:
 
     def _grow(self) -> None:
         """One hand more, within the budget (so ``states`` never exceeds it)."""
-        if self.states >= self.budget:
+        if len(self.lows) + len(self.child_ends) >= self.budget:
             raise _TooMany
 
-    def lefts(self, hand: int) -> vec[i64]:
+    def lefts(self, low: i64, high: i64) -> vec[i64]:
         """The copies of each kind the hand may still draw: r_x(h) (each suit's digits read
         as a native int)."""
         left = self.drawable[:]
         tile: i64 = 0
         for suit in range(4):
-            digits: i64 = hand >> _SHIFT * suit & _DIGITS
+            word = low if suit < 2 else high
+            digits: i64 = word >> _SHIFT * (suit & 1) & _DIGITS
             for _ in range(9 if suit < 3 else 7):
                 left[tile] -= digits % 5
                 digits //= 5
                 tile += 1
         return left
 
-    def next(self, draws_left: int) -> int:
+    def next(self, draws_left: i64) -> i64:
         """The next hand whose draws are to be listed, -1 when none is left."""
-        while self.listed < len(self.hands):
+        while self.listed < len(self.lows):
             number = self.listed
             self.listed += 1
             if self.depth[number] < draws_left:
@@ -508,45 +627,63 @@ class _Graph:
                 return number
         return -1
 
-    def hand(self, hand: int) -> int:
-        """The index of a 13-tile hand (a new one is listed after those before it)."""
-        found = self.index.get(hand)
-        if found is not None:
+    def _at(self, row: i64) -> i64:
+        """The number of the hand whose moves are at ``row``, -1 when it is not reached."""
+        if row < len(self.at_row):
+            return self.at_row[row]
+        while len(self.at_row) <= row:  # rows read since the graph began
+            self.at_row = append(self.at_row, -1)
+        return -1
+
+    def hand(self, low: i64, high: i64) -> i64:
+        """The number of a 13-tile hand (a new one is listed after those before it)."""
+        outlook = self.outlook
+        row = outlook.row(low, high)
+        found = self._at(row)
+        if found >= 0:
             return found
         self._grow()
-        distance, helps, _ = self.outlook.moves(hand)
-        number = len(self.hands)
-        self.index[hand] = number
-        self.hands.append(hand)
+        distance = outlook.distances[row]
+        helps = outlook.lowers[row]
+        number: i64 = len(self.lows)
+        self.at_row[row] = number
+        self.lows = append(self.lows, low)
+        self.highs = append(self.highs, high)
         self.distance = append(self.distance, distance)
         self.helps = append(self.helps, helps)
         self.starts = append(self.starts, 0)
         self.ends = append(self.ends, 0)
         wins: list[tuple[int, float]] = []
         if distance == 1 and self.offered:
-            lefts = self.lefts(hand)
+            lefts = self.lefts(low, high)
             for tile in _bits(helps):
                 if lefts[tile] > 0:
-                    won = self.outlook.score(hand + _UNIT[tile], tile, False)
+                    won = outlook.score(low + _LOW_UNIT[tile], high + _HIGH_UNIT[tile], tile, False)
                     if won >= 0:
                         wins.append((lefts[tile], won))
         self.discard_wins.append(tuple(wins) if wins else ())
         self.depth = append(self.depth, self.reaching + 1 if number else 0)
         return number
 
-    def after_draw(self, drawn: int, discards: int) -> int:
-        """The index of a 14-tile hand and the hands its ``discards`` (a mask) leave."""
-        found = self.drawn_index.get(drawn)
-        if found is not None:
+    def after_draw(self, low: i64, high: i64, row: i64, discards: i64) -> i64:
+        """The number of a 14-tile hand (its moves at ``row``) and the hands its ``discards``
+        (a mask) leave."""
+        found = self._at(row)
+        if found >= 0:
             return found
         self._grow()
-        number = len(self.child_ends)
-        self.drawn_index[drawn] = number
+        number: i64 = len(self.child_ends)
+        self.at_row[row] = number
         self.child_ends = append(self.child_ends, 0)
         # One by one (``hand`` lists no children): a vector extended from a list asks it for
         # a buffer first, and its refusal formats an error message, ~1,700 instructions.
-        for tile in _bits(discards):
-            self.children = append(self.children, self.hand(drawn - _UNIT[tile]))
+        tile: i64 = 0
+        while discards:
+            if discards & 1:
+                child = self.hand(low - _LOW_UNIT[tile], high - _HIGH_UNIT[tile])
+                self.children = append(self.children, child)
+            discards >>= 1
+            tile += 1
         self.child_ends[number] = len(self.children)
         return number
 
@@ -554,85 +691,108 @@ class _Graph:
 _POWERS: Final = vec[i64]([5**place for place in range(9)])
 
 
-def _suits(hand: int) -> vec[i64]:
-    """A packed hand's four suits' digits, as native ints: a hand's draws read their copies
-    left from them (the few draws that help, where ``lefts`` counts all 34 kinds)."""
-    low: i64 = hand & _HALF
-    high: i64 = hand >> 2 * _SHIFT
-    suits = vec[i64]()
-    suits = append(suits, low & _DIGITS)
-    suits = append(suits, low >> _SHIFT)
-    suits = append(suits, high & _DIGITS)
-    return append(suits, high >> _SHIFT)
+def _copies(low: i64, high: i64, tile: i64) -> i64:
+    """The hand's copies of ``tile``."""
+    word = low if tile < 18 else high
+    return (word >> _SHIFT * (tile // 9 & 1) & _DIGITS) // _POWERS[tile % 9] % 5
 
 
-def _held(hand: int) -> int:
-    """The mask of the kinds a hand holds (``_suit_forms``: its orphans and other kinds)."""
-    held = 0
+def _held(low: i64, high: i64) -> i64:
+    """The mask of the kinds a hand holds."""
+    held: i64 = 0
     for suit in range(4):
-        forms = _suit_forms((hand >> _SHIFT * suit & _DIGITS) + suit * SUIT)
-        held |= forms[2] | forms[5]
+        word = low if suit < 2 else high
+        digits: i64 = word >> _SHIFT * (suit & 1) & _DIGITS
+        bit: i64 = 1 << 9 * suit
+        while digits:
+            if digits % 5:
+                held |= bit
+            digits //= 5
+            bit <<= 1
     return held
 
 
-def _search_all(graph: _Graph, root: int, draws_left: int, pause: Pause | None) -> None:
+def _search_all(graph: _Graph, root: int, draws_left: i64, pause: Pause | None) -> None:
     """Every draw, every discard, from every hand within reach."""
-    graph.hand(root)
+    root_low, root_high = _halves(root)
+    graph.hand(root_low, root_high)
+    outlook = graph.outlook
     while (number := graph.next(draws_left)) >= 0:
-        hand = graph.hands[number]
+        low = graph.lows[number]
+        high = graph.highs[number]
         ready = graph.distance[number] == 1
-        lefts = graph.lefts(hand)
-        for tile in range(t.KINDS):
-            if lefts[tile] <= 0:
-                continue
-            drawn = hand + _UNIT[tile]
-            wins = ready and graph.helps[number] >> tile & 1
-            won = graph.outlook.score(drawn, tile, True) if wins else -1.0
-            graph.draw(number, tile, lefts[tile], graph.after_draw(drawn, _held(drawn)), won)
+        helps = graph.helps[number]
+        lefts = graph.lefts(low, high)
+        tile: i64 = 0
+        while tile < t.KINDS:
+            left = lefts[tile]
+            if left > 0:
+                drawn_low = low + _LOW_UNIT[tile]
+                drawn_high = high + _HIGH_UNIT[tile]
+                won = -1.0
+                if ready and helps >> tile & 1:
+                    won = outlook.score(drawn_low, drawn_high, tile, True)
+                row = outlook.row(drawn_low, drawn_high)
+                node = graph.after_draw(drawn_low, drawn_high, row, _held(drawn_low, drawn_high))
+                graph.draw(number, tile, left, node, won)
+            tile += 1
         if pause is not None and number & 255 == 0:
             pause()
 
 
 def _search_bounded(
-    graph: _Graph, root: int, draws_left: int, step_off: bool, pause: Pause | None
+    graph: _Graph, root: int, draws_left: i64, step_off: bool, pause: Pause | None
 ) -> None:
     """The draws that lower the distance, the discards that keep it; with ``step_off``, from
     the root one step off them as well (a draw that does not help, kept for a discard that
     keeps the distance; a win passed for another wait)."""
-    start = graph.hand(root)
+    root_low, root_high = _halves(root)
+    start = graph.hand(root_low, root_high)
+    outlook = graph.outlook
     ready = graph.distance[start] == 1
-    lefts = graph.lefts(root)
-    for tile in range(t.KINDS) if draws_left and step_off else ():
-        if lefts[tile] <= 0:
-            continue
-        drawn = root + _UNIT[tile]
+    lefts = graph.lefts(root_low, root_high)
+    tile: i64 = 0
+    while tile < t.KINDS and draws_left and step_off:
+        left = lefts[tile]
         helps = graph.helps[start] >> tile & 1
-        if helps and not ready:
-            continue  # on the shortest ways: listed below
-        # A winning hand is kept ready by any discard; another keeps its distance by some.
-        keep = _held(drawn) if helps else graph.outlook.moves(drawn)[2]
-        keep &= ~(1 << tile)
-        if keep:
-            won = graph.outlook.score(drawn, tile, True) if helps else -1.0
-            graph.draw(start, tile, lefts[tile], graph.after_draw(drawn, keep), won)
+        if left > 0 and not (helps and not ready):  # (a draw that helps: listed below)
+            drawn_low = root_low + _LOW_UNIT[tile]
+            drawn_high = root_high + _HIGH_UNIT[tile]
+            row = outlook.row(drawn_low, drawn_high)  # (before its vector is read)
+            # A winning hand is kept ready by any discard; another keeps its distance by some.
+            keep = _held(drawn_low, drawn_high) if helps else outlook.keeps[row]
+            keep &= ~t.bit(tile)
+            if keep:
+                won = outlook.score(drawn_low, drawn_high, tile, True) if helps else -1.0
+                node = graph.after_draw(drawn_low, drawn_high, row, keep)
+                graph.draw(start, tile, left, node, won)
+        tile += 1
     while (number := graph.next(draws_left)) >= 0:
-        hand = graph.hands[number]
+        low = graph.lows[number]
+        high = graph.highs[number]
+        ready = graph.distance[number] == 1
         listed: i64 = 0  # the draws listed already (the step off's, from the root)
         for edge in range(graph.starts[number], graph.ends[number]):
             listed |= t.bit(graph.tiles[edge])
-        suits = _suits(hand)
-        for tile in _bits(graph.helps[number] & ~listed):
-            left = graph.drawable[tile] - suits[tile // 9] // _POWERS[tile % 9] % 5
-            if left <= 0:
-                continue
-            drawn = hand + _UNIT[tile]
-            if graph.distance[number] == 1:
-                won = graph.outlook.score(drawn, tile, True)
-                if won >= 0:
-                    graph.draw(number, tile, left, -1, won)
-            else:
-                keep = graph.outlook.moves(drawn)[2]
-                graph.draw(number, tile, left, graph.after_draw(drawn, keep), -1.0)
+        draws = graph.helps[number] & ~listed
+        tile = 0
+        while draws:
+            if draws & 1:
+                left = graph.drawable[tile] - _copies(low, high, tile)
+                if left > 0:
+                    drawn_low = low + _LOW_UNIT[tile]
+                    drawn_high = high + _HIGH_UNIT[tile]
+                    if ready:
+                        won = outlook.score(drawn_low, drawn_high, tile, True)
+                        if won >= 0:
+                            graph.draw(number, tile, left, -1, won)
+                    else:
+                        row = outlook.row(drawn_low, drawn_high)
+                        keep = outlook.keeps[row]
+                        node = graph.after_draw(drawn_low, drawn_high, row, keep)
+                        graph.draw(number, tile, left, node, -1.0)
+            draws >>= 1
+            tile += 1
         if pause is not None and number & 255 == 0:
             pause()
 
@@ -643,8 +803,8 @@ def _search_bounded(
 def _solve(graph: _Graph, model: Model, pause: Pause | None) -> tuple[float, float, float, float]:
     """The root's four figures (self-draw and discard win chances, expected score, ready
     chance) under the best play, by the draws left, from none up (``Plays``)."""
-    n = len(graph.hands)
-    size = sum(graph.copies) - len(_tiles(graph.hands[0]))
+    n = len(graph.distance)
+    size = sum(graph.copies) - graph.concealed
     wall = float(size) if size > 0 else 1.0
     rate = model.discard_rate / wall
     # Each draw's probability, and each hand's chance of a draw it discards again.
@@ -955,18 +1115,23 @@ def fits_whole(concealed: int, model: Model) -> bool:
     13-tile hands ``k`` draws away are at most ``C(n, k) * C(33 + k, k)`` (k tiles of the
     ``n`` gone, k kinds come), and the 14-tile hands at most 34 for each hand before them;
     and no more than there are hands of that many tiles at all."""
-    key = concealed * 1000 + model.draws_left  # (draws left: at most 40, API.md)
-    reach = _REACH.get(key)
-    if reach is None:
-        near = [comb(concealed, k) * comb(t.KINDS - 1 + k, k) for k in range(model.draws_left + 1)]
-        within = sum(near) + t.KINDS * sum(near[:-1])
-        every = comb(t.KINDS + concealed - 1, concealed) + comb(t.KINDS + concealed, concealed + 1)
-        reach = _REACH.put(key, min(within, every))
-    return reach <= min(model.budget, WHOLE)
+    return _within_reach(concealed, model.draws_left) <= min(model.budget, WHOLE)
 
 
-# The count of ``fits_whole`` by the concealed tiles and the draws left (a request counts it
-# for each discard): bounded as every table keyed by client input is (memo.py).
+def _within_reach(concealed: int, draws_left: int) -> int:
+    """``fits_whole``'s count of the hands within reach (kept: counted in big ints, it cost a
+    request's evaluations ~50,000 instructions each)."""
+    key = concealed * 1024 + draws_left
+    found = _REACH.get(key)
+    if found is not None:
+        return found
+    near = [comb(concealed, k) * comb(t.KINDS - 1 + k, k) for k in range(draws_left + 1)]
+    within = sum(near) + t.KINDS * sum(near[:-1])
+    every = comb(t.KINDS + concealed - 1, concealed) + comb(t.KINDS + concealed, concealed + 1)
+    return _REACH.put(key, min(within, every))
+
+
+# By the concealed tiles and the draws left (bounded: memo.py).
 _REACH: Final[Memo[int, int]] = Memo(1_000)
 
 
