@@ -20,12 +20,14 @@ from typing import Any
 import pytest
 
 from service import cli, engine
-from service.domain.analysis.expectation import Outlooks, packed
+from service.domain.analysis.expectation import Model, Outlooks, packed
+from service.domain.records import review as reviews
 from service.domain.records.review import graded
 from service.domain.rules.hand import Hand, Rules
 from service.domain.rules.tiles import parse
 from service.operations import OPERATIONS
 from service.problems import Problem
+from service.request import ReplayRequestSchema, loader
 from tests.support import selfplay
 
 BUDGET = "1500"
@@ -369,6 +371,25 @@ def test_a_seat_s_outlook_is_kept_within_its_cap() -> None:
         again.moves(packed([1 if kind == tile else 0 for kind in range(34)]))
     assert again.kept() == 6
     assert kept.get(hand, (), "S", rules) is not again
+
+
+def test_a_meld_claimed_and_the_discard_after_it_are_searched_once() -> None:
+    """A pung or chow claimed asks /v1/discards of the position the discard after it is made
+    in: that decision's options are the claim's own answer (the same figures, not searched
+    again), as /v1/discards answers them."""
+    played = selfplay.play(random.Random(35), wall=24)
+    request = loader(ReplayRequestSchema()).load(played.payload())
+    model = Model(budget=int(BUDGET))
+    repeated = 0
+    for seat in reviews.review(request["record"], request["rules"], "ESWN", model):
+        for claim, after in zip(seat.decisions, seat.decisions[1:], strict=False):
+            if claim.kind != "claim" or claim.played.play.split()[0] not in ("pung", "chow"):
+                continue
+            assert after.kind == "discard" and after.event == claim.event + 2
+            assert after.options[0].question.position() == claim.played.question.position()
+            assert after.options[0].expected is claim.played.expected
+            repeated += 1
+    assert repeated == 7
 
 
 def test_every_ending_is_reviewed(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -61,6 +61,10 @@ class Question:
         self.visible: Final = visible
         self.draws_left: Final = draws_left
 
+    def position(self) -> tuple[object, ...]:
+        """What the answer depends on (a hand's tiles and ``visible`` counted, in no order)."""
+        return self.hand, self.win, tuple(sorted(self.visible)), self.draws_left
+
 
 class Option:
     """One play a decision offered (``play``: a discard's tile written, or ``pass``, ``win``,
@@ -211,6 +215,10 @@ class _Reviewer:
         self.pause = pause
         # One budget's worth of hands and wins kept across the seat's decisions.
         self.kept = Outlooks(model.budget)
+        # Each question's answer, by its position: a meld claimed asks /v1/discards what the
+        # discard made after it asks again (searched once; one entry a decision at most).
+        self.discarded: dict[tuple[object, ...], list[analysis.Discard]] = {}
+        self.waited: dict[tuple[object, ...], tuple[analysis.Analysis, Figures | None]] = {}
         self.decisions: list[Decision] = []
 
     def run(self) -> Reviewed:
@@ -263,15 +271,19 @@ class _Reviewer:
 
     def _discards(self, question: Question) -> tuple[list[Option], Option]:
         """Each discard as ``/v1/discards`` ranks it (the objective first), and the fastest."""
-        _, found, _ = analysis.discards(
-            question.hand,
-            question.win,
-            self.rules,
-            question.visible,
-            self._model(question.draws_left),
-            self.pause,
-            self.kept,
-        )
+        key = question.position()
+        found = self.discarded.get(key)
+        if found is None:
+            _, found, _ = analysis.discards(
+                question.hand,
+                question.win,
+                self.rules,
+                question.visible,
+                self._model(question.draws_left),
+                self.pause,
+                self.kept,
+            )
+            self.discarded[key] = found
         options = [
             Option(
                 t.repeated(discard.tile),
@@ -420,15 +432,20 @@ class _Reviewer:
         return self._waits(PASS, question)
 
     def _waits(self, play: str, question: Question) -> Option:
-        found, _, figures, _ = analysis.waits_analysis(
-            question.hand,
-            question.win,
-            self.rules,
-            question.visible,
-            self._model(question.draws_left),
-            self.pause,
-            self.kept,
-        )
+        key = question.position()
+        answered = self.waited.get(key)
+        if answered is None:
+            found, _, figures, _ = analysis.waits_analysis(
+                question.hand,
+                question.win,
+                self.rules,
+                question.visible,
+                self._model(question.draws_left),
+                self.pause,
+                self.kept,
+            )
+            answered = self.waited[key] = found, figures
+        found, figures = answered
         return Option(play, found.shanten, found.useful_remaining, figures, question)
 
 
