@@ -12,7 +12,8 @@ certain). The model weighs the seat's own hand only: it does not judge defence.
 
 The decisions of one seat share most of the hands their searches meet: they share one
 ``Outlooks`` (its tables bounded as one search's budget is), and each analysis has the
-state budget of one request, so the review's memory does not grow with the record.
+state budget of one request, so the review's memory does not grow with the record. A
+question asked twice (a pung or chow claimed, then the discard made after it) is answered once.
 """
 
 from __future__ import annotations
@@ -215,10 +216,9 @@ class _Reviewer:
         self.pause = pause
         # One budget's worth of hands and wins kept across the seat's decisions.
         self.kept = Outlooks(model.budget)
-        # Each question's answer, by its position: a meld claimed asks /v1/discards what the
+        # Each /v1/discards question's answer, by its position: a meld claimed asks what the
         # discard made after it asks again (searched once; one entry a decision at most).
         self.discarded: dict[tuple[object, ...], list[analysis.Discard]] = {}
-        self.waited: dict[tuple[object, ...], tuple[analysis.Analysis, Figures | None]] = {}
         self.decisions: list[Decision] = []
 
     def run(self) -> Reviewed:
@@ -432,20 +432,15 @@ class _Reviewer:
         return self._waits(PASS, question)
 
     def _waits(self, play: str, question: Question) -> Option:
-        key = question.position()
-        answered = self.waited.get(key)
-        if answered is None:
-            found, _, figures, _ = analysis.waits_analysis(
-                question.hand,
-                question.win,
-                self.rules,
-                question.visible,
-                self._model(question.draws_left),
-                self.pause,
-                self.kept,
-            )
-            answered = self.waited[key] = found, figures
-        found, figures = answered
+        found, _, figures, _ = analysis.waits_analysis(
+            question.hand,
+            question.win,
+            self.rules,
+            question.visible,
+            self._model(question.draws_left),
+            self.pause,
+            self.kept,
+        )
         return Option(play, found.shanten, found.useful_remaining, figures, question)
 
 
