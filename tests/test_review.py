@@ -20,12 +20,14 @@ from typing import Any
 import pytest
 
 from service import cli, engine
-from service.domain.analysis.expectation import Outlooks, packed
+from service.domain.analysis.expectation import Model, Outlooks, packed
+from service.domain.records import review as reviews
 from service.domain.records.review import graded
 from service.domain.rules.hand import Hand, Rules
 from service.domain.rules.tiles import parse
 from service.operations import OPERATIONS
 from service.problems import Problem
+from service.request import ReplayRequestSchema, loader
 from tests.support import selfplay
 
 BUDGET = "1500"
@@ -261,29 +263,6 @@ def test_a_claim_made_overrides_what_it_takes_precedence_over() -> None:
     assert "visible" not in pung["position"]  # the claimed 6m left the table: nothing seen
 
 
-def test_a_meld_s_question_is_answered_once() -> None:
-    """North's pung option asks /v1/discards on its tiles after the pung, and so does its
-    discard that follows: one analysis answers both, with the same figures. Counted by the
-    server's pauses, which every search takes (a patched function would not be seen by the
-    compiled build): the discard after the pung adds none."""
-    deal = {**DEAL, "N": "66m123456p789s12z"}  # one from ready once it pungs 6m
-    pung = [{"seat": "E", "discard": "6m"}, {"seat": "N", "pung": "666m"}]
-
-    def reviewed(events: list[dict[str, str]]) -> tuple[int, dict[str, Any]]:
-        paused: list[int] = []
-        body = {"record": {"deal": deal, "events": events}, "review": {"seats": ["N"]}}
-        answer = OPERATIONS["/v1/replay"].answer(body, lambda: paused.append(1))
-        return len(paused), answer["review"]["seats"]["N"]["decisions"]
-
-    claimed, [claim] = reviewed(pung)
-    both, [again, discard] = reviewed([*pung, {"seat": "N", "discard": "1z"}])
-    assert claimed > 0 and both == claimed
-    assert (claim["played"], discard["kind"]) == ("pung", "discard") and again == claim
-    option = next(o for o in claim["options"] if o["play"] == "pung")
-    assert option["expected"] is not None
-    assert figures(option) == discard["best_figures"]
-
-
 def test_a_win_taken_is_a_claim_decision() -> None:
     """A win is valued as the model values wins (RULES.md §8): by discard, without the
     incidental patterns of the moment (here Earthly Hand, which the record's score counts)."""
@@ -392,6 +371,25 @@ def test_a_seat_s_outlook_is_kept_within_its_cap() -> None:
         again.moves(packed([1 if kind == tile else 0 for kind in range(34)]))
     assert again.kept() == 6
     assert kept.get(hand, (), "S", rules) is not again
+
+
+def test_a_meld_claimed_and_the_discard_after_it_are_searched_once() -> None:
+    """A pung or chow claimed asks /v1/discards of the position the discard after it is made
+    in: that decision's options are the claim's own answer (the same figures, not searched
+    again), as /v1/discards answers them."""
+    played = selfplay.play(random.Random(35), wall=24)
+    request = loader(ReplayRequestSchema()).load(played.payload())
+    model = Model(budget=int(BUDGET))
+    repeated = 0
+    for seat in reviews.review(request["record"], request["rules"], "ESWN", model):
+        for claim, after in zip(seat.decisions, seat.decisions[1:], strict=False):
+            if claim.kind != "claim" or claim.played.play.split()[0] not in ("pung", "chow"):
+                continue
+            assert after.kind == "discard" and after.event == claim.event + 2
+            assert after.options[0].question.position() == claim.played.question.position()
+            assert after.options[0].expected is claim.played.expected
+            repeated += 1
+    assert repeated == 7
 
 
 def test_every_ending_is_reviewed(monkeypatch: pytest.MonkeyPatch) -> None:

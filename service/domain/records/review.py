@@ -12,7 +12,8 @@ certain). The model weighs the seat's own hand only: it does not judge defence.
 
 The decisions of one seat share most of the hands their searches meet: they share one
 ``Outlooks`` (its tables bounded as one search's budget is), and each analysis has the
-state budget of one request, so the review's memory does not grow with the record.
+state budget of one request, so the review's memory does not grow with the record. A
+question asked twice (a pung or chow claimed, then the discard made after it) is answered once.
 """
 
 from __future__ import annotations
@@ -60,6 +61,10 @@ class Question:
         self.win: Final = win
         self.visible: Final = visible
         self.draws_left: Final = draws_left
+
+    def position(self) -> tuple[object, ...]:
+        """What the answer depends on (a hand's tiles and ``visible`` counted, in no order)."""
+        return self.hand, self.win, tuple(sorted(self.visible)), self.draws_left
 
 
 class Option:
@@ -211,9 +216,9 @@ class _Reviewer:
         self.pause = pause
         # One budget's worth of hands and wins kept across the seat's decisions.
         self.kept = Outlooks(model.budget)
-        # Each ``/v1/discards`` answer by its question: a meld's claim option asks what the
-        # seat's discard after that claim asks again (a few of a seat's twenty analyses).
-        self.answered: dict[tuple[object, ...], list[analysis.Discard]] = {}
+        # Each /v1/discards question's answer, by its position: a meld claimed asks what the
+        # discard made after it asks again (searched once; one entry a decision at most).
+        self.discarded: dict[tuple[object, ...], list[analysis.Discard]] = {}
         self.decisions: list[Decision] = []
 
     def run(self) -> Reviewed:
@@ -266,8 +271,8 @@ class _Reviewer:
 
     def _discards(self, question: Question) -> tuple[list[Option], Option]:
         """Each discard as ``/v1/discards`` ranks it (the objective first), and the fastest."""
-        asked = (question.hand, question.win, question.visible, question.draws_left)
-        found = self.answered.get(asked)
+        key = question.position()
+        found = self.discarded.get(key)
         if found is None:
             _, found, _ = analysis.discards(
                 question.hand,
@@ -278,7 +283,7 @@ class _Reviewer:
                 self.pause,
                 self.kept,
             )
-            self.answered[asked] = found
+            self.discarded[key] = found
         options = [
             Option(
                 t.repeated(discard.tile),
