@@ -28,7 +28,7 @@ import pytest
 import yaml
 from gunicorn.config import Config
 
-from service import settings
+from service import __version__, settings
 from service.clients import Identity
 from service.domain.rules import decompose
 
@@ -88,7 +88,7 @@ def test_deployment_runs_the_image_safely(monkeypatch: pytest.MonkeyPatch) -> No
     pod = spec["template"]["spec"]
     (container,) = pod["containers"]
     assert spec["replicas"] == 2
-    assert container["image"] == "zj-service:3.0.0"
+    assert container["image"] == f"zj-service:{__version__}"  # test_release: the changelog's
     assert [p["containerPort"] for p in container["ports"]] == [8000]
     env = {e["name"]: e["value"] for e in container["env"]}
     assert env["PORT"] == "8000"
