@@ -70,7 +70,8 @@ preload_app = True
 # A worker whose event loop is blocked for 30 s (it never is: a turn at the CPU is
 # milliseconds) is stuck and gets killed and replaced.
 timeout = setting(settings.GUNICORN_TIMEOUT)
-# On SIGTERM workers finish their in-flight requests for up to this long. Kubernetes waits
+# On SIGTERM workers finish their in-flight requests for up to this long (a connection
+# between requests is closed at once: service/worker.py). Kubernetes waits
 # terminationGracePeriodSeconds (default 30 s; deploy/kubernetes.yaml sets 40 s) before
 # SIGKILL, so this must stay below that.
 graceful_timeout = 30

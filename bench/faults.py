@@ -207,10 +207,12 @@ def server_level_errors() -> Drill:
     return Drill("errors gunicorn answers itself", ok, seen)
 
 
-def sigterm(mid_upload: bool) -> Drill:
-    """(c) SIGTERM the master with a 1000-hand batch in flight; expect 200, exit 0."""
+def sigterm(mid_upload: bool, client_timeout: int = 10) -> Drill:
+    """(c) SIGTERM the master with a 1000-hand batch in flight; expect 200, exit 0, and the
+    connection closed after its answer (not kept for the client timeout)."""
     body = _batch_body()
-    with server.gunicorn(workers=1) as srv:
+    env = {"ZJ_CLIENT_TIMEOUT": str(client_timeout)}
+    with server.gunicorn(workers=1, env=env) as srv:
         graceful = _graceful_timeout()
         with socket.create_connection((server.HOST, srv.port), timeout=5) as sock:
             head = _head(srv.port, "/v1/score/batch", len(body))
@@ -240,13 +242,50 @@ def sigterm(mid_upload: bool) -> Drill:
     when = "mid-upload" if mid_upload else "mid-scoring"
     return Drill(
         f"SIGTERM with a 1000-hand batch in flight ({when})",
-        status == 200 and complete and code == 0 and exited_after <= graceful,
+        status == 200
+        and complete
+        and code == 0
+        and exited_after <= min(graceful, client_timeout / 2),
         {
             "status": status,
             "complete_results": complete,
             "master_exit": code,
             "exited_after_s": round(exited_after, 2),
             "graceful_timeout_s": graceful,
+            "client_timeout_s": client_timeout,
+        },
+    )
+
+
+def sigterm_between_requests(client_timeout: int = 10) -> Drill:
+    """SIGTERM the master while a keep-alive connection waits for its next request: the
+    connection is closed and the master exits at once, not after the client timeout."""
+    env = {"ZJ_CLIENT_TIMEOUT": str(client_timeout)}
+    with server.gunicorn(workers=1, env=env) as srv:
+        with socket.create_connection((server.HOST, srv.port), timeout=5) as sock:
+            sock.sendall(f"GET /livez HTTP/1.1\r\nHost: {server.HOST}:{srv.port}\r\n\r\n".encode())
+            answered = http.client.HTTPResponse(sock)
+            answered.begin()
+            answered.read()
+            time.sleep(0.3)  # the worker waits for the connection's next request
+            os.kill(srv.pid, signal.SIGTERM)
+            signalled = time.monotonic()
+            closed = _read_all(sock, client_timeout + 5) == b""
+            closed_after = time.monotonic() - signalled
+        try:
+            code: int | None = srv.process.wait(timeout=client_timeout + 5)
+        except Exception:
+            code = None
+        exited_after = time.monotonic() - signalled
+    return Drill(
+        "SIGTERM with a keep-alive connection between requests",
+        answered.status == 200 and closed and code == 0 and exited_after < client_timeout / 2,
+        {
+            "keep_alive_answer": answered.status,
+            "closed_after_s": round(closed_after, 2),
+            "master_exit": code,
+            "exited_after_s": round(exited_after, 2),
+            "client_timeout_s": client_timeout,
         },
     )
 
@@ -274,6 +313,7 @@ def all_drills(quick: bool) -> list[Drill]:
         server_level_errors(),
         sigterm(mid_upload=True),
         sigterm(mid_upload=False),
+        sigterm_between_requests(),
     ]
 
 

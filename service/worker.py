@@ -27,6 +27,9 @@ and ``turns.py`` (the turns at the CPU). What it adds to gunicorn's own gevent w
   ``ZJ_CLIENT_RATE``, a client past its rate is answered 429 ``rate_limited`` (clients.py).
   No run of requests keeps the worker's loop from looking for new connections for more than
   a few milliseconds (``Turns.share_loop``).
+* **A graceful stop is prompt.** On SIGTERM, requests being read or answered finish (within
+  ``graceful_timeout``); a connection between requests is closed at once, and one answered
+  meanwhile right after its answer: no idle keep-alive client holds the worker.
 * **Memory is bounded.** Request bodies and computed responses held by a worker (read but not
   yet scored, or scored but not yet taken by the client) are counted against
   ``ZJ_BUFFER_BYTES``; past it, new bodies are refused with a 503.
@@ -41,6 +44,7 @@ import socket
 import struct
 import sys
 import time
+from collections.abc import Iterator
 from typing import Any, Final, NamedTuple
 
 import gevent
@@ -154,11 +158,33 @@ class Worker(Reading, GeventWorker):  # type: ignore[misc]  # gunicorn is untype
         self.door_answer = Stock(overload_problem(f"requests wait over {self.door:g} s for a turn"))
         self.shed = 0  # requests refused at the door since the last log line about them
         self.shed_logged = 0.0
+        self.between_requests: set[gevent.Greenlet] = set()  # timeout_ctx
 
-    def timeout_ctx(self) -> gevent.Timeout:
+    @contextlib.contextmanager
+    def timeout_ctx(self) -> Iterator[None]:
         # Covers waiting for the next request and reading its headers: an idle or trickling
         # client is dropped, silently (nothing is owed to a request that never arrived).
-        return gevent.Timeout(self.client_timeout, False)
+        # Meanwhile the connection is between requests: closed at once on a graceful stop.
+        connection = gevent.getcurrent()
+        self.between_requests.add(connection)
+        try:
+            with gevent.Timeout(self.client_timeout, False):
+                yield
+        finally:
+            self.between_requests.discard(connection)
+
+    def handle_exit(self, sig: int, frame: Any) -> None:
+        """A graceful stop (SIGTERM): requests being read or answered finish (within
+        ``graceful_timeout``); connections between requests close now. gunicorn would keep
+        an idle keep-alive connection, and so the worker, for the rest of the client timeout:
+        every rolling restart waited that long behind a client's connection pool (10 s)."""
+        super().handle_exit(sig, frame)
+        gevent.spawn(self._close_between_requests)  # a signal handler must not block
+
+    def _close_between_requests(self) -> None:
+        for connection in [*self.between_requests]:
+            # How gunicorn's loop is told to close a connection (not GreenletExit: a 500).
+            connection.kill(StopIteration("the worker is stopping"), block=False)
 
     def handle(self, listener: Any, client: Any, addr: Any) -> None:
         request = _peek(client)
@@ -240,7 +266,10 @@ class Worker(Reading, GeventWorker):  # type: ignore[misc]  # gunicorn is untype
                 held = self._read_body(req, declared, sock, addr)
                 if held < 0:
                     raise StopIteration()  # answered here; the connection closes
-            return bool(super().handle_request(listener_name, req, sock, addr))
+            keep_alive = bool(super().handle_request(listener_name, req, sock, addr))
+            if not self.alive:  # stopping since the request came: no wait for another
+                raise StopIteration("the worker is stopping")
+            return keep_alive
         except TimeoutError:
             self.log.info("answer not taken within %g s by %s; dropped", self.client_timeout, addr)
             raise StopIteration() from None

@@ -35,3 +35,9 @@ def test_sigterm_lets_the_in_flight_batch_complete(mid_upload: bool) -> None:
 def test_errors_gunicorn_answers_itself_are_problem_documents() -> None:
     drill = faults.server_level_errors()
     assert drill.ok, drill
+
+
+@pytest.mark.serial
+def test_sigterm_closes_a_keep_alive_connection_between_requests_at_once() -> None:
+    drill = faults.sigterm_between_requests()
+    assert drill.ok, drill
