@@ -4,6 +4,11 @@ PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
 PORT   ?= 8000
+# Bytecode is cached (__pycache__, ignored by git) even where the environment turns it off:
+# `make test` starts about a hundred Python processes (xdist workers, servers, the CLI), and
+# without the cache each compiled every module again, pytest's rewritten tests and plugins
+# among them (a third of a collection's CPU).
+unexport PYTHONDONTWRITEBYTECODE
 
 .PHONY: help venv serve test test-pure suit-table lint typecheck compiled compiled-suite test-compiled bench bench-tools test-tools browser-tools node-tools container-test load screenshot clean
 

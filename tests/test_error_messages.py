@@ -15,13 +15,14 @@ from typing import Any
 
 import orjson
 import pytest
-import yaml
 from flask.testing import FlaskClient
 from marshmallow import Schema, ValidationError, fields, validate
 
 from service.problems import KINDS
 from service.request import schemas
 from service.request.fast import _PLAIN
+
+from .support.contract import SPEC
 
 ROOT = Path(__file__).resolve().parent.parent
 SCORE = {
@@ -365,7 +366,7 @@ def table(text: str) -> dict[str, set[int]]:
     "text",
     [
         (ROOT / "README.md").read_text(),
-        yaml.safe_load((ROOT / "openapi.yaml").read_text())["info"]["description"],
+        SPEC["info"]["description"],
     ],
     ids=["README", "openapi"],
 )

@@ -35,7 +35,6 @@ from unittest.mock import ANY
 
 import orjson
 import pytest
-import yaml
 from flask import Flask
 from flask.testing import FlaskClient
 from hypothesis import HealthCheck, given, settings
@@ -64,12 +63,11 @@ from service.request.models import _SHORT_TILES, _WINS, make_win, read_tiles
 from service.request.schemas import DiscardSchema, MeldSchema, SheetHandSchema
 
 from .support import handgen, hands
-from .support.contract import SPEC_PATH
+from .support.contract import SPEC
 from .support.hands import EXAMPLE
 from .support.strategies import score_requests as drawn_score_requests
 from .test_replay import ENDINGS
 
-SPEC = yaml.safe_load(SPEC_PATH.read_text(encoding="utf-8"))
 SCHEMAS = SPEC["components"]["schemas"]
 # The contract's own patterns: the parser must accept exactly what they describe.
 TILE_STRING = re.compile(SCHEMAS["TileString"]["pattern"])

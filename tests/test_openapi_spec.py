@@ -14,7 +14,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-import yaml
 from openapi_schema_validator import OAS31Validator, oas31_format_checker
 from openapi_spec_validator import validate
 from referencing import Registry
@@ -26,21 +25,16 @@ from service.domain.errors import InvalidContext, InvalidHand, InvalidRecord, No
 from service.domain.scoring.scoring import BelowMinimum
 from service.problems import KINDS
 
+from .support.contract import read_spec
+
 ROOT = Path(__file__).parents[1]
-SPEC_PATH = ROOT / "openapi.yaml"
 # The URI the document is registered under, so that its "#/components/..." references resolve.
 SPEC_URI = "urn:zj-service:openapi.yaml"
 METHODS = ("get", "put", "post", "delete", "options", "head", "patch", "trace")
 LIMIT = 320
 
 
-def load_spec() -> dict[str, Any]:
-    with SPEC_PATH.open(encoding="utf-8") as stream:
-        spec: dict[str, Any] = yaml.safe_load(stream)
-    return spec
-
-
-SPEC = load_spec()
+SPEC = read_spec()  # its own copy: tests here may change it
 REGISTRY: Registry[Any] = Registry().with_resource(SPEC_URI, DRAFT202012.create_resource(SPEC))
 
 
