@@ -164,7 +164,8 @@ class Worker(Reading, GeventWorker):  # type: ignore[misc]  # gunicorn is untype
     def timeout_ctx(self) -> Iterator[None]:
         # Covers waiting for the next request and reading its headers: an idle or trickling
         # client is dropped, silently (nothing is owed to a request that never arrived).
-        # Meanwhile the connection is between requests: closed at once on a graceful stop.
+        # Meanwhile the connection is between requests (its next one not in, headers and
+        # all): closed at once on a graceful stop, as a keep-alive timeout would close it.
         connection = gevent.getcurrent()
         self.between_requests.add(connection)
         try:
