@@ -140,8 +140,8 @@ def _suit_moves(key: int, room: list[int]) -> Moves:
     found = _SUIT_MOVES.get(key)
     if found is not None:
         return found
-    if key < WHOLE_SUITS and TABLE:
-        tabled = _tabled_moves(key)
+    if TABLE:
+        tabled = _tabled_moves(key) if key < WHOLE_SUITS else _melded_moves(key, room)
         if tabled is not None:
             return _SUIT_MOVES.put(key, tabled)
     base, counts = suit_counts(key)
@@ -213,6 +213,52 @@ def _tabled_moves(key: int) -> Moves | None:
                     made[KEEP + index] |= bit
                 index += 1
         place += 1
+    return made
+
+
+def _melded_moves(key: int, room: list[int]) -> Moves | None:
+    """A suit beside the melds: its moves as if they left it whole (``_tabled_moves``), when
+    the room they leave binds no cheapest way at an index a hand reads it at (its sets at most
+    ``most_sets``); None when one may (``_suit_moves`` counts it then).
+
+    Fewer ways than the whole suit's, the same cheapest ones unless one of them uses more of a
+    kind than its room: then the distance, or the masks, may differ. A cheapest way uses ``j``
+    more of a kind than held exactly when the suit with ``j`` more of it is ``j`` nearer (each
+    tile added saves at most one), so one entry of the table a kind short of room tells it."""
+    suit: i64 = key // SUIT % 4
+    digits: i64 = key % SUIT
+    places: i64 = 9 if suit < 3 else 7
+    now = packed_distances(digits, places)
+    if now < 0:
+        return None
+    read: i64 = 2 * most_sets(key) + 2  # the indexes a hand reads
+    rest = digits
+    place: i64 = 0
+    while place < places:  # (checked first: a suit it fails is counted, its masks unread)
+        count = rest % 5
+        rest //= 5
+        free: i64 = room[9 * suit + place]
+        if free < 4:
+            over = free - count + 1  # the copies that would pass the room
+            more = packed_distances(digits + over * _POWERS[place], places)
+            if more < 0:
+                return None
+            index: i64 = 0
+            while index < read:
+                cost = now >> 4 * index & 15
+                if cost < 15 and (more >> 4 * index & 15) + over == cost:
+                    return None
+                index += 1
+        place += 1
+    made = _tabled_moves(suit * SUIT + digits)
+    if made is None:
+        return None
+    index = read
+    while index < 10:  # more sets than the melds leave: none (as ``moves``' ``most``)
+        made[COST + index] = FAR
+        made[LOWER + index] = 0
+        made[KEEP + index] = 0
+        index += 1
     return made
 
 
