@@ -25,6 +25,7 @@ from service.domain.analysis.expectation import (
     Figures,
     Model,
     Outlook,
+    _exact_moves,
     _figures,
     _Graph,
     _search_all,
@@ -886,7 +887,7 @@ def test_a_whole_suits_moves_read_from_the_table_are_its_counted_moves(
     base = 9 * suit
     expected = [*now, *(m << base for m in lower), *(m << base for m in keep)]
     _SUIT_MOVES.cache_clear()
-    assert list(_suit_moves(key, [4] * 34)) == expected
+    assert list(_suit_moves(key, [4] * 34)) == [*expected, 0]  # none loose
 
 
 @settings(max_examples=400, deadline=None)
@@ -900,9 +901,10 @@ def test_a_whole_suits_moves_read_from_the_table_are_its_counted_moves(
 def test_a_melded_suits_moves_read_from_the_table_are_its_counted_moves(
     suit: int, chosen: list[tuple[str, int]], counts: list[int]
 ) -> None:
-    """A suit beside the melds reads its moves from the table when their room binds no
-    cheapest way it may be read at, else counts them: both as one pass of ``distance.moves``
-    counts them with that room and the sets the melds leave."""
+    """A suit beside the melds reads its moves from the table: at each index it may be read
+    at, as one pass of ``distance.moves`` counts them with the room and the sets the melds
+    leave, or loose there (a lower bound) where that room binds a cheapest way; its exact
+    moves are that pass's."""
     places = 7 if suit == 3 else 9
     melds = tuple(
         Meld(
@@ -920,9 +922,18 @@ def test_a_melded_suits_moves_read_from_the_table_are_its_counted_moves(
     held = [0] * base + counts + [0] * (34 - base - places)
     key = Room[object](melds, frozenset()).keys(held)[suit]
     now, lower, keep = moves(counts, room[base : base + places], suit < 3, most=4 - len(melds))
-    expected = [*now, *(m << base for m in lower), *(m << base for m in keep)]
     _SUIT_MOVES.cache_clear()
-    assert list(_suit_moves(key, room)) == expected
+    read = _suit_moves(key, room)
+    loose = read[30]
+    assert loose >> 2 * (5 - len(melds)) == 0  # (only where a hand reads it)
+    for index in range(10):
+        got = (read[index], read[10 + index] >> base, read[20 + index] >> base)
+        if loose >> index & 1:
+            assert got[0] <= now[index]
+        else:
+            assert got == (now[index], lower[index], keep[index]), index
+    exact = _exact_moves(key, room)
+    assert list(exact) == [*now, *(m << base for m in lower), *(m << base for m in keep), 0]
 
 
 _FORMS = frozenset({"standard", "seven_pairs", "thirteen_terminals"})

@@ -123,15 +123,21 @@ class Search:
 # at ``COST + i`` the distance at index i (2 * sets + pair, as ``distance.suit_distances``), at
 # ``LOWER + i`` and ``KEEP + i`` the masks of the tiles whose draw lowers it and whose discard
 # keeps it. Joins read and write them a few hundred times a request: unboxed, no int is made.
+# At ``LOOSE``, a bit for each index whose distance is a lower bound only, its masks unsure
+# (``_melded_moves``): a hand read at it is counted again (``Outlook.read``).
 # Two suits joined also carry, from ``FORMS`` on, what the irregular forms read of them
 # (``_suit_forms``, summed): a hand's read takes them from its two pairs, unboxed as well.
 Moves: TypeAlias = "vec[i64]"
 COST: Final = 0
 LOWER: Final = 10
 KEEP: Final = 20
-FORMS: Final = 30
-_NO_MOVES: Final = vec[i64]([FAR] * 10 + [0] * 20)
-_NO_JOINED: Final = vec[i64]([FAR] * 10 + [0] * 26)
+LOOSE: Final = 30
+FORMS: Final = 31
+_NO_MOVES: Final = vec[i64]([FAR] * 10 + [0] * 21)
+_NO_JOINED: Final = vec[i64]([FAR] * 10 + [0] * 27)
+# A suit's counted moves are kept beside its read ones in ``_SUIT_MOVES``, this far above
+# every suit key (``distance._CAPPED`` times the melds, under 2^46).
+_COUNTED: Final = 1 << 50
 
 
 def _suit_moves(key: int, room: list[int]) -> Moves:
@@ -144,17 +150,10 @@ def _suit_moves(key: int, room: list[int]) -> Moves:
         tabled = _tabled_moves(key) if key < WHOLE_SUITS else _melded_moves(key, room)
         if tabled is not None:
             return _SUIT_MOVES.put(key, tabled)
+    if key >= WHOLE_SUITS or not TABLE:
+        return _SUIT_MOVES.put(key, _counted_moves(key, room))
     base, counts = suit_counts(key)
     made = _NO_MOVES[:]
-    if key >= WHOLE_SUITS or not TABLE:
-        now, lower, keep = moves(
-            counts, room[base : base + len(counts)], base < 27, most=most_sets(key)
-        )
-        for index in range(10):
-            made[COST + index] = now[index]
-            made[LOWER + index] = lower[index] << base
-            made[KEEP + index] = keep[index] << base
-        return _SUIT_MOVES.put(key, made)
     now = suit_distances(key, room)
     for index in range(10):
         made[COST + index] = now[index]
@@ -171,6 +170,33 @@ def _suit_moves(key: int, room: list[int]) -> Moves:
                 if less[index] == now[index] < FAR:
                     made[KEEP + index] |= bit
     return _SUIT_MOVES.put(key, made)
+
+
+def _counted_moves(key: int, room: list[int]) -> Moves:
+    """One suit's moves counted in one pass (``distance.moves``), with the room the melds
+    leave it and the sets they leave to make."""
+    base, counts = suit_counts(key)
+    now, lower, keep = moves(
+        counts, room[base : base + len(counts)], base < 27, most=most_sets(key)
+    )
+    made = _NO_MOVES[:]
+    for index in range(10):
+        made[COST + index] = now[index]
+        made[LOWER + index] = lower[index] << base
+        made[KEEP + index] = keep[index] << base
+    return made
+
+
+def _exact_moves(key: int, room: list[int]) -> Moves:
+    """One suit's moves, exact at every index: read (``_suit_moves``) unless a read index is
+    loose, counted then (kept beside the read ones)."""
+    found = _suit_moves(key, room)
+    if not found[LOOSE]:
+        return found
+    counted = _SUIT_MOVES.get(key + _COUNTED)
+    if counted is None:
+        counted = _SUIT_MOVES.put(key + _COUNTED, _counted_moves(key, room))
+    return counted
 
 
 def _tabled_moves(key: int) -> Moves | None:
@@ -217,14 +243,16 @@ def _tabled_moves(key: int) -> Moves | None:
 
 
 def _melded_moves(key: int, room: list[int]) -> Moves | None:
-    """A suit beside the melds: its moves as if they left it whole (``_tabled_moves``), when
-    the room they leave binds no cheapest way at an index a hand reads it at (its sets at most
-    ``most_sets``); None when one may (``_suit_moves`` counts it then).
+    """A suit beside the melds: its moves as if they left it whole (``_tabled_moves``), at
+    each index a hand reads it at (its sets at most ``most_sets``); loose (``LOOSE``) where
+    the room they leave may bind a cheapest way; None past the table (``_suit_moves`` counts
+    it then).
 
     Fewer ways than the whole suit's, the same cheapest ones unless one of them uses more of a
-    kind than its room: then the distance, or the masks, may differ. A cheapest way uses ``j``
-    more of a kind than held exactly when the suit with ``j`` more of it is ``j`` nearer (each
-    tile added saves at most one), so one entry of the table a kind short of room tells it."""
+    kind than its room: then the distance may be more, or the masks fewer (the whole suit's
+    distance is a lower bound). A cheapest way uses ``j`` more of a kind than held exactly when
+    the suit with ``j`` more of it is ``j`` nearer (each tile added saves at most one), so one
+    entry of the table a kind past its room tells it."""
     suit: i64 = key // SUIT % 4
     digits: i64 = key % SUIT
     places: i64 = 9 if suit < 3 else 7
@@ -232,9 +260,10 @@ def _melded_moves(key: int, room: list[int]) -> Moves | None:
     if now < 0:
         return None
     read: i64 = 2 * most_sets(key) + 2  # the indexes a hand reads
+    loose: i64 = 0
     rest = digits
     place: i64 = 0
-    while place < places:  # (checked first: a suit it fails is counted, its masks unread)
+    while place < places:
         count = rest % 5
         rest //= 5
         free: i64 = room[9 * suit + place]
@@ -247,12 +276,13 @@ def _melded_moves(key: int, room: list[int]) -> Moves | None:
             while index < read:
                 cost = now >> 4 * index & 15
                 if cost < 15 and (more >> 4 * index & 15) + over == cost:
-                    return None
+                    loose |= 1 << index
                 index += 1
         place += 1
     made = _tabled_moves(suit * SUIT + digits)
     if made is None:
         return None
+    made[LOOSE] = loose
     index = read
     while index < 10:  # more sets than the melds leave: none (as ``moves``' ``most``)
         made[COST + index] = FAR
@@ -269,8 +299,12 @@ _SUIT_MOVES: Final[Memo[int, Moves]] = Memo(50_000)
 
 def _joined(a: Moves, b: Moves) -> Moves:
     """Two parts' moves as one: the cheapest split at each index, the masks of every split
-    that costs that (a tile helps the whole if it helps a part of some cheapest split)."""
+    that costs that (a tile helps the whole if it helps a part of some cheapest split); loose
+    where a cheapest split is (``LOOSE``: a lower bound, the true split may cost more)."""
     made = _NO_JOINED[:]
+    loose_a = a[LOOSE]
+    loose_b = b[LOOSE]
+    loose: i64 = 0
     index_a: i64 = 0  # (counted by hand, as native ints that index the vectors unconverted)
     while index_a < 10:
         spent = a[COST + index_a]
@@ -281,15 +315,19 @@ def _joined(a: Moves, b: Moves) -> Moves:
                     total = spent + b[COST + index_b]
                     index = index_a + index_b
                     was = made[COST + index]
+                    bit: i64 = ((loose_a >> index_a | loose_b >> index_b) & 1) << index
                     if total < was:
                         made[COST + index] = total
                         made[LOWER + index] = a[LOWER + index_a] | b[LOWER + index_b]
                         made[KEEP + index] = a[KEEP + index_a] | b[KEEP + index_b]
+                        loose = loose & ~(1 << index) | bit
                     elif total == was and total < FAR:
                         made[LOWER + index] |= a[LOWER + index_a] | b[LOWER + index_b]
                         made[KEEP + index] |= a[KEEP + index_a] | b[KEEP + index_b]
+                        loose |= bit
                 index_b += 1
         index_a += 1
+    made[LOOSE] = loose
     return made
 
 
@@ -394,25 +432,21 @@ class Outlook(Room[Moves]):
         throughout: the regular form as ``_joined`` at the whole hand's index, then the
         irregular forms beside it, the nearer form's masks, or both where they are as near.)"""
         offsets = self.offsets
-        first = self.pair((low & _DIGITS) + offsets[0], (low >> _SHIFT) + offsets[1])
-        second = self.pair((high & _DIGITS) + offsets[2], (high >> _SHIFT) + offsets[3])
+        key_0: i64 = (low & _DIGITS) + offsets[0]
+        key_1: i64 = (low >> _SHIFT) + offsets[1]
+        key_2: i64 = (high & _DIGITS) + offsets[2]
+        key_3: i64 = (high >> _SHIFT) + offsets[3]
+        first = self.pair(key_0, key_1)
+        second = self.pair(key_2, key_3)
         index: i64 = 2 * self.sets + 1
-        distance: i64 = FAR
-        lower: i64 = 0
-        keep: i64 = 0
-        index_a: i64 = 0
-        while index_a <= index:
-            index_b = index - index_a
-            if index_b <= 9 and not index_a & index_b & 1:  # one pair only
-                total = first[COST + index_a] + second[COST + index_b]
-                if total < distance:
-                    distance = total
-                    lower = first[LOWER + index_a] | second[LOWER + index_b]
-                    keep = first[KEEP + index_a] | second[KEEP + index_b]
-                elif total == distance and total < FAR:
-                    lower |= first[LOWER + index_a] | second[LOWER + index_b]
-                    keep |= first[KEEP + index_a] | second[KEEP + index_b]
-            index_a += 1
+        distance, lower, keep, loose = _regular(first, second, index)
+        if loose:  # a cheapest split may cost more than read: each pair exact (only with melds)
+            room = self.room
+            if first[LOOSE]:
+                first = _joined(_exact_moves(key_0, room), _exact_moves(key_1, room))
+            if second[LOOSE]:
+                second = _joined(_exact_moves(key_2, room), _exact_moves(key_3, room))
+            distance, lower, keep, loose = _regular(first, second, index)
         if self.seven_pairs:
             other = 7 - first[FORMS] - second[FORMS]
             if other <= distance:
@@ -443,6 +477,34 @@ class Outlook(Room[Moves]):
         self.distances = append(self.distances, distance)
         self.lowers = append(self.lowers, lower)
         self.keeps = append(self.keeps, keep)
+
+
+def _regular(first: Moves, second: Moves, index: i64) -> tuple[i64, i64, i64, i64]:
+    """The regular form's distance at ``index`` from two pairs' moves, its masks, and whether
+    a cheapest split is loose (1: its figures may be lower than the hand's)."""
+    distance: i64 = FAR
+    lower: i64 = 0
+    keep: i64 = 0
+    loose: i64 = 0
+    loose_first = first[LOOSE]
+    loose_second = second[LOOSE]
+    index_a: i64 = 0
+    while index_a <= index:
+        index_b = index - index_a
+        if index_b <= 9 and not index_a & index_b & 1:  # one pair only
+            total = first[COST + index_a] + second[COST + index_b]
+            bit = (loose_first >> index_a | loose_second >> index_b) & 1
+            if total < distance:
+                distance = total
+                lower = first[LOWER + index_a] | second[LOWER + index_b]
+                keep = first[KEEP + index_a] | second[KEEP + index_b]
+                loose = bit
+            elif total == distance and total < FAR:
+                lower |= first[LOWER + index_a] | second[LOWER + index_b]
+                keep |= first[KEEP + index_a] | second[KEEP + index_b]
+                loose |= bit
+        index_a += 1
+    return distance, lower, keep, loose
 
 
 class Outlooks:
