@@ -44,7 +44,6 @@ from ..rules.patterns import table_for
 from ..scoring.scoring import best_score
 from .distance import (
     FAR,
-    POWERS,
     SUIT,
     TABLE,
     WHOLE_SUITS,
@@ -54,7 +53,6 @@ from .distance import (
     moves,
     packed_distances,
     suit_counts,
-    suit_distances,
 )
 
 Objective = Literal["expected_score", "win_probability"]
@@ -141,8 +139,9 @@ _COUNTED: Final = 1 << 50
 
 
 def _suit_moves(key: int, room: list[int]) -> Moves:
-    """One suit's moves: for a suit the melds leave whole, read from its neighbours' distances
-    in the table (a tile more or less); for another, counted in one pass (``distance.moves``)."""
+    """One suit's moves: read from its neighbours' entries in the table (a tile more or less;
+    ``_melded_moves`` for a suit beside the melds); counted in one pass (``distance.moves``)
+    where the table does not reach (a suit of 14 tiles and more)."""
     found = _SUIT_MOVES.get(key)
     if found is not None:
         return found
@@ -150,26 +149,7 @@ def _suit_moves(key: int, room: list[int]) -> Moves:
         tabled = _tabled_moves(key) if key < WHOLE_SUITS else _melded_moves(key, room)
         if tabled is not None:
             return _SUIT_MOVES.put(key, tabled)
-    if key >= WHOLE_SUITS or not TABLE:
-        return _SUIT_MOVES.put(key, _counted_moves(key, room))
-    base, counts = suit_counts(key)
-    made = _NO_MOVES[:]
-    now = suit_distances(key, room)
-    for index in range(10):
-        made[COST + index] = now[index]
-    for place, count in enumerate(counts):
-        bit: i64 = 1 << base + place
-        if count < 4:
-            more = suit_distances(key + POWERS[place], room)
-            for index in range(10):
-                if more[index] < now[index]:
-                    made[LOWER + index] |= bit
-        if count:
-            less = suit_distances(key - POWERS[place], room)
-            for index in range(10):
-                if less[index] == now[index] < FAR:
-                    made[KEEP + index] |= bit
-    return _SUIT_MOVES.put(key, made)
+    return _SUIT_MOVES.put(key, _counted_moves(key, room))
 
 
 def _counted_moves(key: int, room: list[int]) -> Moves:
@@ -402,11 +382,8 @@ class Outlook(Room[Moves]):
         forms read of them when the rules keep any."""
         made = _joined(_suit_moves(low, self.room), _suit_moves(high, self.room))
         if self.seven_pairs or self.thirteen_terminals:  # only without melds: keys are whole
-            for key in (low, high):
-                forms = _suit_forms(key)
-                made[FORMS] += forms[0]
-                for place in range(1, 6):
-                    made[FORMS + place] |= forms[place]
+            _add_forms(made, _suit_forms(low))
+            _add_forms(made, _suit_forms(high))
         return made
 
     def moves(self, hand: int) -> tuple[int, int, int]:
@@ -477,6 +454,17 @@ class Outlook(Room[Moves]):
         self.distances = append(self.distances, distance)
         self.lowers = append(self.lowers, lower)
         self.keeps = append(self.keeps, keep)
+
+
+def _add_forms(made: Moves, forms: tuple[int, int, int, int, int, int]) -> None:
+    """One suit's forms (``_suit_forms``) added to two suits' moves. (Each item at a fixed
+    place: a native tuple read at a variable one is made a tuple object first.)"""
+    made[FORMS] += forms[0]
+    made[FORMS + 1] |= forms[1]
+    made[FORMS + 2] |= forms[2]
+    made[FORMS + 3] |= forms[3]
+    made[FORMS + 4] |= forms[4]
+    made[FORMS + 5] |= forms[5]
 
 
 def _regular(first: Moves, second: Moves, index: i64) -> tuple[i64, i64, i64, i64]:
