@@ -123,16 +123,16 @@ class Search:
 # keeps it. Joins read and write them a few hundred times a request: unboxed, no int is made.
 # At ``LOOSE``, a bit for each index whose distance is a lower bound only, its masks unsure
 # (``_melded_moves``): a hand read at it is counted again (``Outlook.read``).
-# Two suits joined also carry, from ``FORMS`` on, what the irregular forms read of them
-# (``_suit_forms``, summed): a hand's read takes them from its two pairs, unboxed as well.
+# From ``FORMS`` on, what the irregular forms read of a suit the melds leave whole
+# (``_suit_forms``), and of two joined (summed): a hand's read takes them from its two pairs,
+# unboxed as well.
 Moves: TypeAlias = "vec[i64]"
 COST: Final = 0
 LOWER: Final = 10
 KEEP: Final = 20
 LOOSE: Final = 30
 FORMS: Final = 31
-_NO_MOVES: Final = vec[i64]([FAR] * 10 + [0] * 21)
-_NO_JOINED: Final = vec[i64]([FAR] * 10 + [0] * 27)
+_NO_MOVES: Final = vec[i64]([FAR] * 10 + [0] * 27)
 # A suit's counted moves are kept beside its read ones in ``_SUIT_MOVES``, this far above
 # every suit key (``distance._CAPPED`` times the melds, under 2^46).
 _COUNTED: Final = 1 << 50
@@ -145,11 +145,14 @@ def _suit_moves(key: int, room: list[int]) -> Moves:
     found = _SUIT_MOVES.get(key)
     if found is not None:
         return found
+    made: Moves | None = None
     if TABLE:
-        tabled = _tabled_moves(key) if key < WHOLE_SUITS else _melded_moves(key, room)
-        if tabled is not None:
-            return _SUIT_MOVES.put(key, tabled)
-    return _SUIT_MOVES.put(key, _counted_moves(key, room))
+        made = _tabled_moves(key) if key < WHOLE_SUITS else _melded_moves(key, room)
+    if made is None:
+        made = _counted_moves(key, room)
+    if key < WHOLE_SUITS:
+        _suit_forms(made, key)
+    return _SUIT_MOVES.put(key, made)
 
 
 def _counted_moves(key: int, room: list[int]) -> Moves:
@@ -281,7 +284,7 @@ def _joined(a: Moves, b: Moves) -> Moves:
     """Two parts' moves as one: the cheapest split at each index, the masks of every split
     that costs that (a tile helps the whole if it helps a part of some cheapest split); loose
     where a cheapest split is (``LOOSE``: a lower bound, the true split may cost more)."""
-    made = _NO_JOINED[:]
+    made = _NO_MOVES[:]
     loose_a = a[LOOSE]
     loose_b = b[LOOSE]
     loose: i64 = 0
@@ -380,10 +383,11 @@ class Outlook(Room[Moves]):
     def join(self, low: int, high: int) -> Moves:
         """Two suits' moves as one part's (``Room.pair`` keeps them), with what the irregular
         forms read of them when the rules keep any."""
-        made = _joined(_suit_moves(low, self.room), _suit_moves(high, self.room))
+        low_moves = _suit_moves(low, self.room)
+        high_moves = _suit_moves(high, self.room)
+        made = _joined(low_moves, high_moves)
         if self.seven_pairs or self.thirteen_terminals:  # only without melds: keys are whole
-            _add_forms(made, _suit_forms(low))
-            _add_forms(made, _suit_forms(high))
+            _add_forms(made, low_moves, high_moves)
         return made
 
     def moves(self, hand: int) -> tuple[int, int, int]:
@@ -456,15 +460,13 @@ class Outlook(Room[Moves]):
         self.keeps = append(self.keeps, keep)
 
 
-def _add_forms(made: Moves, forms: tuple[int, int, int, int, int, int]) -> None:
-    """One suit's forms (``_suit_forms``) added to two suits' moves. (Each item at a fixed
-    place: a native tuple read at a variable one is made a tuple object first.)"""
-    made[FORMS] += forms[0]
-    made[FORMS + 1] |= forms[1]
-    made[FORMS + 2] |= forms[2]
-    made[FORMS + 3] |= forms[3]
-    made[FORMS + 4] |= forms[4]
-    made[FORMS + 5] |= forms[5]
+def _add_forms(made: Moves, a: Moves, b: Moves) -> None:
+    """Two suits' forms (``_suit_forms``) as their join's: the pairs summed, the masks OR'd."""
+    made[FORMS] = a[FORMS] + b[FORMS]
+    place: i64 = FORMS + 1
+    while place < FORMS + 6:
+        made[place] = a[place] | b[place]
+        place += 1
 
 
 def _regular(first: Moves, second: Moves, index: i64) -> tuple[i64, i64, i64, i64]:
@@ -519,34 +521,41 @@ class Outlooks:
         return kept
 
 
-def _suit_forms(key: int) -> tuple[int, int, int, int, int, int]:
-    """What the irregular forms read of one whole suit: its pairs (four alike are two), and as
-    masks its kinds held an odd number of times, its terminals and honours held, held twice or
-    more, held three times or more, and its other kinds held."""
-    found = _SUIT_FORMS.get(key)
-    if found is not None:
-        return found
-    base, counts = suit_counts(key)
-    pairs = odd = held = paired = triples = plain = 0
-    for place, count in enumerate(counts):
-        bit = 1 << base + place
+def _suit_forms(made: Moves, key: int) -> None:
+    """What the irregular forms read of one whole suit, into its moves from ``FORMS``: its
+    pairs (four alike are two), and as masks its kinds held an odd number of times, its
+    terminals and honours held, held twice or more, held three times or more, and its other
+    kinds held."""
+    digits: i64 = key % SUIT
+    bit: i64 = t.bit(9 * (key // SUIT))
+    orphans: i64 = _ORPHAN_MASK
+    pairs: i64 = 0
+    odd: i64 = 0
+    held: i64 = 0
+    paired: i64 = 0
+    triples: i64 = 0
+    plain: i64 = 0
+    while digits:
+        count = digits % 5
         pairs += count // 2
         if count & 1:
             odd |= bit
-        if not count:
-            continue
-        if bit & _ORPHAN_MASK:
+        if count and bit & orphans:
             held |= bit
-            paired |= bit if count >= 2 else 0
-            triples |= bit if count >= 3 else 0
-        else:
+            if count >= 2:
+                paired |= bit
+            if count >= 3:
+                triples |= bit
+        elif count:
             plain |= bit
-    return _SUIT_FORMS.put(key, (pairs, odd, held, paired, triples, plain))
-
-
-# Suits met by searches, with what the irregular forms read of them: bounded as every table
-# keyed by client input is (memo.py), at the size of ``_SUIT_MOVES``.
-_SUIT_FORMS: Final[Memo[int, tuple[int, int, int, int, int, int]]] = Memo(50_000)
+        digits //= 5
+        bit <<= 1
+    made[FORMS] = pairs
+    made[FORMS + 1] = odd
+    made[FORMS + 2] = held
+    made[FORMS + 3] = paired
+    made[FORMS + 4] = triples
+    made[FORMS + 5] = plain
 
 
 def _thirteen_terminals(held: i64, paired: i64, triples: i64, plain: i64) -> tuple[i64, i64]:
