@@ -14,17 +14,18 @@ from itertools import pairwise
 from typing import Any
 
 import pytest
-from hypothesis import HealthCheck, example, given, settings
+from hypothesis import HealthCheck, assume, example, given, settings
 from hypothesis import strategies as st
 
 from service import engine
 from service.domain.analysis.analysis import discards, waits_analysis
-from service.domain.analysis.distance import SUIT, Index, distances, moves
+from service.domain.analysis.distance import SUIT, Index, Room, distances, moves
 from service.domain.analysis.expectation import (
     _SUIT_MOVES,
     Figures,
     Model,
     Outlook,
+    _exact_moves,
     _figures,
     _Graph,
     _search_all,
@@ -886,7 +887,53 @@ def test_a_whole_suits_moves_read_from_the_table_are_its_counted_moves(
     base = 9 * suit
     expected = [*now, *(m << base for m in lower), *(m << base for m in keep)]
     _SUIT_MOVES.cache_clear()
-    assert list(_suit_moves(key, [4] * 34)) == expected
+    assert list(_suit_moves(key, [4] * 34))[:31] == [*expected, 0]  # none loose
+
+
+@settings(max_examples=400, deadline=None)
+@given(
+    st.integers(0, 3),
+    st.lists(st.tuples(st.sampled_from(["chow", "pung", "kong"]), st.integers(0, 8)), max_size=4),
+    st.lists(st.integers(0, 4), min_size=9, max_size=9),
+)
+@example(0, [("pung", 4)], [0, 0, 1, 1, 0, 1, 1, 0, 0])  # a pair of 5m would pass its room
+@example(3, [("pung", 0), ("chow", 0)], [0, 1, 2, 2, 0, 0, 0, 0, 0])  # honours: no chow
+def test_a_melded_suits_moves_read_from_the_table_are_its_counted_moves(
+    suit: int, chosen: list[tuple[str, int]], counts: list[int]
+) -> None:
+    """A suit beside the melds reads its moves from the table: at each index it may be read
+    at, as one pass of ``distance.moves`` counts them with the room and the sets the melds
+    leave, or loose there (a lower bound) where that room binds a cheapest way; its exact
+    moves are that pass's."""
+    places = 7 if suit == 3 else 9
+    melds = tuple(
+        Meld(
+            "pung" if suit == 3 else kind,
+            9 * suit + min(tile, places - 3 if kind == "chow" else places - 1),
+            False,
+            True,
+        )
+        for kind, tile in chosen
+    )
+    room = Room[object](melds, frozenset()).room
+    base = 9 * suit
+    counts = [min(c, room[base + p]) for p, c in enumerate(counts[:places])]
+    assume(melds and sum(counts) <= 14 and min(room) >= 0)
+    held = [0] * base + counts + [0] * (34 - base - places)
+    key = Room[object](melds, frozenset()).keys(held)[suit]
+    now, lower, keep = moves(counts, room[base : base + places], suit < 3, most=4 - len(melds))
+    _SUIT_MOVES.cache_clear()
+    read = _suit_moves(key, room)
+    loose = read[30]
+    assert loose >> 2 * (5 - len(melds)) == 0  # (only where a hand reads it)
+    for index in range(10):
+        got = (read[index], read[10 + index] >> base, read[20 + index] >> base)
+        if loose >> index & 1:
+            assert got[0] <= now[index]
+        else:
+            assert got == (now[index], lower[index], keep[index]), index
+    exact = _exact_moves(key, room)
+    assert list(exact)[:31] == [*now, *(m << base for m in lower), *(m << base for m in keep), 0]
 
 
 _FORMS = frozenset({"standard", "seven_pairs", "thirteen_terminals"})

@@ -44,7 +44,6 @@ from ..rules.patterns import table_for
 from ..scoring.scoring import best_score
 from .distance import (
     FAR,
-    POWERS,
     SUIT,
     TABLE,
     WHOLE_SUITS,
@@ -54,7 +53,6 @@ from .distance import (
     moves,
     packed_distances,
     suit_counts,
-    suit_distances,
 )
 
 Objective = Literal["expected_score", "win_probability"]
@@ -123,54 +121,65 @@ class Search:
 # at ``COST + i`` the distance at index i (2 * sets + pair, as ``distance.suit_distances``), at
 # ``LOWER + i`` and ``KEEP + i`` the masks of the tiles whose draw lowers it and whose discard
 # keeps it. Joins read and write them a few hundred times a request: unboxed, no int is made.
-# Two suits joined also carry, from ``FORMS`` on, what the irregular forms read of them
-# (``_suit_forms``, summed): a hand's read takes them from its two pairs, unboxed as well.
+# At ``LOOSE``, a bit for each index whose distance is a lower bound only, its masks unsure
+# (``_melded_moves``): a hand read at it is counted again (``Outlook.read``).
+# From ``FORMS`` on, what the irregular forms read of a suit the melds leave whole
+# (``_suit_forms``), and of two joined (summed): a hand's read takes them from its two pairs,
+# unboxed as well.
 Moves: TypeAlias = "vec[i64]"
 COST: Final = 0
 LOWER: Final = 10
 KEEP: Final = 20
-FORMS: Final = 30
-_NO_MOVES: Final = vec[i64]([FAR] * 10 + [0] * 20)
-_NO_JOINED: Final = vec[i64]([FAR] * 10 + [0] * 26)
+LOOSE: Final = 30
+FORMS: Final = 31
+_NO_MOVES: Final = vec[i64]([FAR] * 10 + [0] * 27)
+# A suit's counted moves are kept beside its read ones in ``_SUIT_MOVES``, this far above
+# every suit key (``distance._CAPPED`` times the melds, under 2^46).
+_COUNTED: Final = 1 << 50
 
 
 def _suit_moves(key: int, room: list[int]) -> Moves:
-    """One suit's moves: for a suit the melds leave whole, read from its neighbours' distances
-    in the table (a tile more or less); for another, counted in one pass (``distance.moves``)."""
+    """One suit's moves: read from its neighbours' entries in the table (a tile more or less;
+    ``_melded_moves`` for a suit beside the melds); counted in one pass (``distance.moves``)
+    where the table does not reach (a suit of 14 tiles and more)."""
     found = _SUIT_MOVES.get(key)
     if found is not None:
         return found
-    if key < WHOLE_SUITS and TABLE:
-        tabled = _tabled_moves(key)
-        if tabled is not None:
-            return _SUIT_MOVES.put(key, tabled)
+    made: Moves | None = None
+    if TABLE:
+        made = _tabled_moves(key) if key < WHOLE_SUITS else _melded_moves(key, room)
+    if made is None:
+        made = _counted_moves(key, room)
+    if key < WHOLE_SUITS:
+        _suit_forms(made, key)
+    return _SUIT_MOVES.put(key, made)
+
+
+def _counted_moves(key: int, room: list[int]) -> Moves:
+    """One suit's moves counted in one pass (``distance.moves``), with the room the melds
+    leave it and the sets they leave to make."""
     base, counts = suit_counts(key)
+    now, lower, keep = moves(
+        counts, room[base : base + len(counts)], base < 27, most=most_sets(key)
+    )
     made = _NO_MOVES[:]
-    if key >= WHOLE_SUITS or not TABLE:
-        now, lower, keep = moves(
-            counts, room[base : base + len(counts)], base < 27, most=most_sets(key)
-        )
-        for index in range(10):
-            made[COST + index] = now[index]
-            made[LOWER + index] = lower[index] << base
-            made[KEEP + index] = keep[index] << base
-        return _SUIT_MOVES.put(key, made)
-    now = suit_distances(key, room)
     for index in range(10):
         made[COST + index] = now[index]
-    for place, count in enumerate(counts):
-        bit: i64 = 1 << base + place
-        if count < 4:
-            more = suit_distances(key + POWERS[place], room)
-            for index in range(10):
-                if more[index] < now[index]:
-                    made[LOWER + index] |= bit
-        if count:
-            less = suit_distances(key - POWERS[place], room)
-            for index in range(10):
-                if less[index] == now[index] < FAR:
-                    made[KEEP + index] |= bit
-    return _SUIT_MOVES.put(key, made)
+        made[LOWER + index] = lower[index] << base
+        made[KEEP + index] = keep[index] << base
+    return made
+
+
+def _exact_moves(key: int, room: list[int]) -> Moves:
+    """One suit's moves, exact at every index: read (``_suit_moves``) unless a read index is
+    loose, counted then (kept beside the read ones)."""
+    found = _suit_moves(key, room)
+    if not found[LOOSE]:
+        return found
+    counted = _SUIT_MOVES.get(key + _COUNTED)
+    if counted is None:
+        counted = _SUIT_MOVES.put(key + _COUNTED, _counted_moves(key, room))
+    return counted
 
 
 def _tabled_moves(key: int) -> Moves | None:
@@ -216,6 +225,56 @@ def _tabled_moves(key: int) -> Moves | None:
     return made
 
 
+def _melded_moves(key: int, room: list[int]) -> Moves | None:
+    """A suit beside the melds: its moves as if they left it whole (``_tabled_moves``), at
+    each index a hand reads it at (its sets at most ``most_sets``); loose (``LOOSE``) where
+    the room they leave may bind a cheapest way; None past the table (``_suit_moves`` counts
+    it then).
+
+    Fewer ways than the whole suit's, the same cheapest ones unless one of them uses more of a
+    kind than its room: then the distance may be more, or the masks fewer (the whole suit's
+    distance is a lower bound). A cheapest way uses ``j`` more of a kind than held exactly when
+    the suit with ``j`` more of it is ``j`` nearer (each tile added saves at most one), so one
+    entry of the table a kind past its room tells it."""
+    suit: i64 = key // SUIT % 4
+    digits: i64 = key % SUIT
+    places: i64 = 9 if suit < 3 else 7
+    now = packed_distances(digits, places)
+    if now < 0:
+        return None
+    read: i64 = 2 * most_sets(key) + 2  # the indexes a hand reads
+    loose: i64 = 0
+    rest = digits
+    place: i64 = 0
+    while place < places:
+        count = rest % 5
+        rest //= 5
+        free: i64 = room[9 * suit + place]
+        if free < 4:
+            over = free - count + 1  # the copies that would pass the room
+            more = packed_distances(digits + over * _POWERS[place], places)
+            if more < 0:
+                return None
+            index: i64 = 0
+            while index < read:
+                cost = now >> 4 * index & 15
+                if cost < 15 and (more >> 4 * index & 15) + over == cost:
+                    loose |= 1 << index
+                index += 1
+        place += 1
+    made = _tabled_moves(suit * SUIT + digits)
+    if made is None:
+        return None
+    made[LOOSE] = loose
+    index = read
+    while index < 10:  # more sets than the melds leave: none (as ``moves``' ``most``)
+        made[COST + index] = FAR
+        made[LOWER + index] = 0
+        made[KEEP + index] = 0
+        index += 1
+    return made
+
+
 # Suits met by searches, with their masks: ~300 bytes an entry; bounded as every table keyed
 # by client input is (memo.py).
 _SUIT_MOVES: Final[Memo[int, Moves]] = Memo(50_000)
@@ -223,8 +282,12 @@ _SUIT_MOVES: Final[Memo[int, Moves]] = Memo(50_000)
 
 def _joined(a: Moves, b: Moves) -> Moves:
     """Two parts' moves as one: the cheapest split at each index, the masks of every split
-    that costs that (a tile helps the whole if it helps a part of some cheapest split)."""
-    made = _NO_JOINED[:]
+    that costs that (a tile helps the whole if it helps a part of some cheapest split); loose
+    where a cheapest split is (``LOOSE``: a lower bound, the true split may cost more)."""
+    made = _NO_MOVES[:]
+    loose_a = a[LOOSE]
+    loose_b = b[LOOSE]
+    loose: i64 = 0
     index_a: i64 = 0  # (counted by hand, as native ints that index the vectors unconverted)
     while index_a < 10:
         spent = a[COST + index_a]
@@ -235,15 +298,19 @@ def _joined(a: Moves, b: Moves) -> Moves:
                     total = spent + b[COST + index_b]
                     index = index_a + index_b
                     was = made[COST + index]
+                    bit: i64 = ((loose_a >> index_a | loose_b >> index_b) & 1) << index
                     if total < was:
                         made[COST + index] = total
                         made[LOWER + index] = a[LOWER + index_a] | b[LOWER + index_b]
                         made[KEEP + index] = a[KEEP + index_a] | b[KEEP + index_b]
+                        loose = loose & ~(1 << index) | bit
                     elif total == was and total < FAR:
                         made[LOWER + index] |= a[LOWER + index_a] | b[LOWER + index_b]
                         made[KEEP + index] |= a[KEEP + index_a] | b[KEEP + index_b]
+                        loose |= bit
                 index_b += 1
         index_a += 1
+    made[LOOSE] = loose
     return made
 
 
@@ -316,13 +383,11 @@ class Outlook(Room[Moves]):
     def join(self, low: int, high: int) -> Moves:
         """Two suits' moves as one part's (``Room.pair`` keeps them), with what the irregular
         forms read of them when the rules keep any."""
-        made = _joined(_suit_moves(low, self.room), _suit_moves(high, self.room))
+        low_moves = _suit_moves(low, self.room)
+        high_moves = _suit_moves(high, self.room)
+        made = _joined(low_moves, high_moves)
         if self.seven_pairs or self.thirteen_terminals:  # only without melds: keys are whole
-            for key in (low, high):
-                forms = _suit_forms(key)
-                made[FORMS] += forms[0]
-                for place in range(1, 6):
-                    made[FORMS + place] |= forms[place]
+            _add_forms(made, low_moves, high_moves)
         return made
 
     def moves(self, hand: int) -> tuple[int, int, int]:
@@ -348,25 +413,21 @@ class Outlook(Room[Moves]):
         throughout: the regular form as ``_joined`` at the whole hand's index, then the
         irregular forms beside it, the nearer form's masks, or both where they are as near.)"""
         offsets = self.offsets
-        first = self.pair((low & _DIGITS) + offsets[0], (low >> _SHIFT) + offsets[1])
-        second = self.pair((high & _DIGITS) + offsets[2], (high >> _SHIFT) + offsets[3])
+        key_0: i64 = (low & _DIGITS) + offsets[0]
+        key_1: i64 = (low >> _SHIFT) + offsets[1]
+        key_2: i64 = (high & _DIGITS) + offsets[2]
+        key_3: i64 = (high >> _SHIFT) + offsets[3]
+        first = self.pair(key_0, key_1)
+        second = self.pair(key_2, key_3)
         index: i64 = 2 * self.sets + 1
-        distance: i64 = FAR
-        lower: i64 = 0
-        keep: i64 = 0
-        index_a: i64 = 0
-        while index_a <= index:
-            index_b = index - index_a
-            if index_b <= 9 and not index_a & index_b & 1:  # one pair only
-                total = first[COST + index_a] + second[COST + index_b]
-                if total < distance:
-                    distance = total
-                    lower = first[LOWER + index_a] | second[LOWER + index_b]
-                    keep = first[KEEP + index_a] | second[KEEP + index_b]
-                elif total == distance and total < FAR:
-                    lower |= first[LOWER + index_a] | second[LOWER + index_b]
-                    keep |= first[KEEP + index_a] | second[KEEP + index_b]
-            index_a += 1
+        distance, lower, keep, loose = _regular(first, second, index)
+        if loose:  # a cheapest split may cost more than read: each pair exact (only with melds)
+            room = self.room
+            if first[LOOSE]:
+                first = _joined(_exact_moves(key_0, room), _exact_moves(key_1, room))
+            if second[LOOSE]:
+                second = _joined(_exact_moves(key_2, room), _exact_moves(key_3, room))
+            distance, lower, keep, loose = _regular(first, second, index)
         if self.seven_pairs:
             other = 7 - first[FORMS] - second[FORMS]
             if other <= distance:
@@ -399,6 +460,43 @@ class Outlook(Room[Moves]):
         self.keeps = append(self.keeps, keep)
 
 
+def _add_forms(made: Moves, a: Moves, b: Moves) -> None:
+    """Two suits' forms (``_suit_forms``) as their join's: the pairs summed, the masks OR'd."""
+    made[FORMS] = a[FORMS] + b[FORMS]
+    place: i64 = FORMS + 1
+    while place < FORMS + 6:
+        made[place] = a[place] | b[place]
+        place += 1
+
+
+def _regular(first: Moves, second: Moves, index: i64) -> tuple[i64, i64, i64, i64]:
+    """The regular form's distance at ``index`` from two pairs' moves, its masks, and whether
+    a cheapest split is loose (1: its figures may be lower than the hand's)."""
+    distance: i64 = FAR
+    lower: i64 = 0
+    keep: i64 = 0
+    loose: i64 = 0
+    loose_first = first[LOOSE]
+    loose_second = second[LOOSE]
+    index_a: i64 = 0
+    while index_a <= index:
+        index_b = index - index_a
+        if index_b <= 9 and not index_a & index_b & 1:  # one pair only
+            total = first[COST + index_a] + second[COST + index_b]
+            bit = (loose_first >> index_a | loose_second >> index_b) & 1
+            if total < distance:
+                distance = total
+                lower = first[LOWER + index_a] | second[LOWER + index_b]
+                keep = first[KEEP + index_a] | second[KEEP + index_b]
+                loose = bit
+            elif total == distance and total < FAR:
+                lower |= first[LOWER + index_a] | second[LOWER + index_b]
+                keep |= first[KEEP + index_a] | second[KEEP + index_b]
+                loose |= bit
+        index_a += 1
+    return distance, lower, keep, loose
+
+
 class Outlooks:
     """The outlook of one seat's analyses kept across a request (a review's decisions): its
     hands' moves and its wins' scores met again from one decision to the next, where the melds,
@@ -423,34 +521,41 @@ class Outlooks:
         return kept
 
 
-def _suit_forms(key: int) -> tuple[int, int, int, int, int, int]:
-    """What the irregular forms read of one whole suit: its pairs (four alike are two), and as
-    masks its kinds held an odd number of times, its terminals and honours held, held twice or
-    more, held three times or more, and its other kinds held."""
-    found = _SUIT_FORMS.get(key)
-    if found is not None:
-        return found
-    base, counts = suit_counts(key)
-    pairs = odd = held = paired = triples = plain = 0
-    for place, count in enumerate(counts):
-        bit = 1 << base + place
+def _suit_forms(made: Moves, key: int) -> None:
+    """What the irregular forms read of one whole suit, into its moves from ``FORMS``: its
+    pairs (four alike are two), and as masks its kinds held an odd number of times, its
+    terminals and honours held, held twice or more, held three times or more, and its other
+    kinds held."""
+    digits: i64 = key % SUIT
+    bit: i64 = t.bit(9 * (key // SUIT))
+    orphans: i64 = _ORPHAN_MASK
+    pairs: i64 = 0
+    odd: i64 = 0
+    held: i64 = 0
+    paired: i64 = 0
+    triples: i64 = 0
+    plain: i64 = 0
+    while digits:
+        count = digits % 5
         pairs += count // 2
         if count & 1:
             odd |= bit
-        if not count:
-            continue
-        if bit & _ORPHAN_MASK:
+        if count and bit & orphans:
             held |= bit
-            paired |= bit if count >= 2 else 0
-            triples |= bit if count >= 3 else 0
-        else:
+            if count >= 2:
+                paired |= bit
+            if count >= 3:
+                triples |= bit
+        elif count:
             plain |= bit
-    return _SUIT_FORMS.put(key, (pairs, odd, held, paired, triples, plain))
-
-
-# Suits met by searches, with what the irregular forms read of them: bounded as every table
-# keyed by client input is (memo.py), at the size of ``_SUIT_MOVES``.
-_SUIT_FORMS: Final[Memo[int, tuple[int, int, int, int, int, int]]] = Memo(50_000)
+        digits //= 5
+        bit <<= 1
+    made[FORMS] = pairs
+    made[FORMS + 1] = odd
+    made[FORMS + 2] = held
+    made[FORMS + 3] = paired
+    made[FORMS + 4] = triples
+    made[FORMS + 5] = plain
 
 
 def _thirteen_terminals(held: i64, paired: i64, triples: i64, plain: i64) -> tuple[i64, i64]:
