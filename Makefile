@@ -66,9 +66,7 @@ typecheck: venv
 # scripts and the contract, the same files in both builds: on the build the image ships. A
 # plain `pytest` runs everything in one process.
 EVERY_CORE := -n auto --dist loadgroup -m "not serial"
-# The pure build's: a worker more than the cores (below, test-pure).
-ON_BOTH     = -n $(shell $(PYTHON) -c 'import os; print((os.cpu_count() or 1) + 1)') \
-	--dist loadgroup -m "not serial and not client_side"
+ON_BOTH    := -n auto --dist loadgroup -m "not serial and not client_side"
 ALONE      := -m serial tests/test_serving.py tests/test_faults.py  # conftest.py: SERIAL_MODULES
 PYTEST_COMPILED := cd build/compiled && ../../$(BIN)/pytest -p no:cacheprovider
 
@@ -78,8 +76,7 @@ test:
 
 # The pure build's suite but what runs on the compiled build only (make test), at a lower
 # priority: the compiled build's chain (the compile, its suite, then the drills) is the longer
-# one, so the pure suite yields the CPU to it and fills its gaps, with a worker more than the
-# cores (its tests wait on servers and subprocesses, and it runs last, alone).
+# one, so the pure suite yields the CPU to it and fills its gaps.
 test-pure: lint typecheck test-tools
 	nice -n 5 $(BIN)/pytest $(ON_BOTH)
 
