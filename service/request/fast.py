@@ -337,7 +337,7 @@ class Record(Converter):
         if left:
             nulls = self._nulls(given_object, out)
             given |= nulls
-            left -= _bits(nulls)
+            left -= t.bit_count(nulls)
             if left:
                 raise Doubt
         if given & self.required != self.required:
@@ -423,15 +423,6 @@ class Record(Converter):
                 errors[key] = _UNKNOWN
                 room -= 1
         return errors
-
-
-def _bits(mask: i64) -> i64:
-    """How many bits ``mask`` has set."""
-    count: i64 = 0
-    while mask:
-        mask &= mask - 1
-        count += 1
-    return count
 
 
 def _called(make: Callable[..., object], v: list[object]) -> object:

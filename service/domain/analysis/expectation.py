@@ -440,7 +440,7 @@ class Outlook(Room[Moves]):
         if self.thirteen_terminals:
             held = first[FORMS + 2] | second[FORMS + 2]
             paired = first[FORMS + 3] | second[FORMS + 3]
-            other = 14 - _count_bits(held)
+            other = 14 - t.bit_count(held)
             if paired:
                 other -= 1
             if other <= distance:
@@ -569,15 +569,6 @@ def _thirteen_terminals(held: i64, paired: i64, triples: i64, plain: i64) -> tup
     if paired & (paired - 1):
         keep |= paired
     return lower, keep
-
-
-def _count_bits(mask: i64) -> i64:
-    """The kinds a mask holds."""
-    count: i64 = 0
-    while mask:
-        mask &= mask - 1
-        count += 1
-    return count
 
 
 def _counted(low: i64, high: i64) -> t.Held:

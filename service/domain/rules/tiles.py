@@ -421,6 +421,15 @@ def bit(n: i64) -> i64:
     return (1 << 61) >> (61 - n)
 
 
+def bit_count(mask: i64) -> i64:
+    """How many bits ``mask`` has set (compiled, ``int.bit_count`` is a call by name)."""
+    count: i64 = 0
+    while mask:
+        mask &= mask - 1
+        count += 1
+    return count
+
+
 def key_suit(key: int) -> int:
     """The suit of a suit key: 0-2 for the number suits, 3 for honours."""
     return key >> SUIT_SHIFT
