@@ -60,13 +60,13 @@ typecheck: venv
 # suite keeps both cores busy throughout (servers starting, sleeps, a browser, the network):
 # together they fill each other's gaps. Each prints when it ends (-Otarget). Last, alone, the
 # timing-sensitive drills (marked serial), which other work beside them would skew. What runs
-# on the compiled build only (docs/DESIGN.md): the drills, which judge the serving layer
-# (gunicorn, service/worker.py, reading.py, turns.py), interpreted in both builds, and the
-# tests marked client_side (the browser's and the client apps'), which judge the page's
+# on the compiled build only (docs/DESIGN.md): the drills and the other tests marked server,
+# which judge the serving layer (gunicorn, service/worker.py, reading.py, turns.py),
+# interpreted in both builds, and the tests marked client_side (the browser's and the client apps'), which judge the page's
 # scripts and the contract, the same files in both builds: on the build the image ships. A
 # plain `pytest` runs everything in one process.
 EVERY_CORE := -n auto --dist loadgroup -m "not serial"
-ON_BOTH    := -n auto --dist loadgroup -m "not serial and not client_side"
+ON_BOTH    := -n auto --dist loadgroup -m "not serial and not client_side and not server"
 ALONE      := -m serial tests/test_serving.py tests/test_faults.py  # conftest.py: SERIAL_MODULES
 PYTEST_COMPILED := cd build/compiled && ../../$(BIN)/pytest -p no:cacheprovider
 
@@ -95,20 +95,13 @@ compiled-suite: compiled test-tools
 test-compiled: compiled-suite
 	$(PYTEST_COMPILED) $(ALONE)
 
-# $(call apt-tools,PACKAGES,COMMANDS,SKIPPED[,CHECK]): Debian's PACKAGES, installed in one
-# apt-get run unless every one of COMMANDS is found (and the shell test CHECK passes); where
-# apt-get is not usable (not root), says SKIPPED.
-apt-tools = @(for tool in $(2); do command -v $$tool >/dev/null || exit 1; done $(if $(4),&& $(4))) \
-	|| (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $(1)) \
-	|| echo "$(3)"
+# Debian's packages, each installed when missing and apt-get is usable, else a line saying what
+# is skipped (scripts/apt-tools.sh).
+APT_TOOLS := bash scripts/apt-tools.sh
 
-# The playground's Chinese labels need a font that draws them (fonts-noto-cjk).
-CJK_FONT := fc-list :lang=zh-tw family 2>/dev/null | grep -q .
-
-# wrk (Debian) drives the HTTP figures and valgrind counts instructions per hand; each is
-# installed when missing and apt-get is usable, else its figures are skipped.
+# wrk drives the HTTP figures and valgrind counts instructions per hand.
 bench-tools:
-	$(call apt-tools,wrk valgrind,wrk valgrind,wrk or valgrind is not installed: their figures are skipped)
+	@$(APT_TOOLS) "wrk or valgrind is not installed: their figures are skipped" wrk:wrk valgrind:valgrind
 
 # Debian's chromium renders GET /docs in tests/test_operations.py and drives the playground in
 # tests/test_playground.py (through Playwright, from the dev dependencies; never its own browser
@@ -116,17 +109,20 @@ bench-tools:
 # here as root; otherwise `sudo apt-get install chromium fonts-noto-cjk` (README). Without them
 # those tests skip, saying why, and fail with CI set (tests/support/tools.py).
 browser-tools:
-	$(call apt-tools,chromium fonts-noto-cjk,chromium,chromium or a Chinese font is not installed: the browser tests are skipped (failed with CI set),$(CJK_FONT))
+	@$(APT_TOOLS) "chromium or a Chinese font is not installed: the browser tests are skipped (failed with CI set)" \
+		chromium:chromium fonts-noto-cjk:zh-font
 
 # Debian's node and npm compile and run tests/typescript/, a TypeScript app made from the
 # contract (tests/test_typescript.py). Installed here as root; otherwise `sudo apt-get install
 # nodejs npm`. Without them the test is skipped, saying why, and fails with CI set.
 node-tools:
-	$(call apt-tools,nodejs npm,node npm,node or npm is not installed: the TypeScript client test is skipped (failed with CI set))
+	@$(APT_TOOLS) "node or npm is not installed: the TypeScript client test is skipped (failed with CI set)" \
+		nodejs:node npm:npm
 
 # Both for `make test`, in one apt-get run (two at once would wait on each other's lock).
 test-tools:
-	$(call apt-tools,chromium fonts-noto-cjk nodejs npm,chromium node npm,chromium or a Chinese font or node or npm is not installed: their tests are skipped (failed with CI set),$(CJK_FONT))
+	@$(APT_TOOLS) "chromium, a Chinese font, node or npm is not installed: their tests are skipped (failed with CI set)" \
+		chromium:chromium fonts-noto-cjk:zh-font nodejs:node npm:npm
 
 bench: compiled bench-tools
 	cd build/compiled && ../../$(BIN)/python -m bench

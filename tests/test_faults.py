@@ -11,7 +11,7 @@ import pytest
 from bench import faults
 
 # Serial (alone, see test_serving.py): the drills under load, and SIGTERM's, timed by sleeps.
-pytestmark = pytest.mark.slow
+pytestmark = [pytest.mark.slow, pytest.mark.server]
 
 
 @pytest.mark.serial

@@ -19,7 +19,7 @@ from bench import drills, server
 
 from .support import live as live_server
 
-pytestmark = pytest.mark.slow
+pytestmark = [pytest.mark.slow, pytest.mark.server]
 
 
 @pytest.fixture(scope="module")

@@ -118,6 +118,7 @@ ZJ_SERVE = [sys.executable, "-m", "service.serve", "--config", str(server.CONFIG
 
 
 @pytest.mark.slow
+@pytest.mark.server
 @pytest.mark.parametrize(
     ("command", "name", "value", "allowed"),
     [(ZJ_SERVE, *BAD[0]), (ZJ_SERVE, *BAD[1]), (GUNICORN, *BAD[1]), (GUNICORN, *BAD[5]),
@@ -219,6 +220,7 @@ def pids_with_files(directory: Path) -> set[str]:
 
 
 @pytest.mark.slow
+@pytest.mark.server
 def test_metrics_add_up_across_workers_and_a_replaced_one(tmp_path: Path) -> None:
     directory = tmp_path / "metrics"
     env = {"PROMETHEUS_MULTIPROC_DIR": str(directory)}
@@ -265,6 +267,7 @@ def test_metrics_add_up_across_workers_and_a_replaced_one(tmp_path: Path) -> Non
 
 
 @pytest.mark.slow
+@pytest.mark.server
 def test_metrics_off_in_gunicorn_and_no_directory_left(tmp_path: Path) -> None:
     with live_server.gunicorn(ZJ_METRICS="0") as running:
         assert get(running.url + "/metrics") == 404

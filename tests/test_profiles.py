@@ -147,6 +147,7 @@ def start_gunicorn(profiles_path: str) -> subprocess.CompletedProcess[str]:
 
 
 @pytest.mark.slow
+@pytest.mark.server
 @pytest.mark.parametrize(
     ("content", "fault"),
     [param for param in BAD_FILES if param.id in ("unknown pattern id", "bad value",
@@ -163,6 +164,7 @@ def test_gunicorn_stops_on_a_bad_file_with_one_line(
 
 
 @pytest.mark.slow
+@pytest.mark.server
 def test_gunicorn_stops_on_a_missing_file(tmp_path: Path) -> None:
     result = start_gunicorn(str(tmp_path / "nowhere.json"))
     assert result.returncode == 1
@@ -171,6 +173,7 @@ def test_gunicorn_stops_on_a_missing_file(tmp_path: Path) -> None:
 
 
 @pytest.mark.slow
+@pytest.mark.server
 def test_gunicorn_serves_the_profiles_of_a_good_file(tmp_path: Path) -> None:
     with live_server.gunicorn(ZJ_PROFILES=write(tmp_path, CLUB)) as running:
         with urllib.request.urlopen(running.url + "/v1/rules", timeout=10) as response:

@@ -30,6 +30,8 @@ from .test_openapi_spec import validator
 
 PROBLEM = validator("/components/schemas/Problem")
 
+pytestmark = pytest.mark.server
+
 
 # Alone (marked serial, make test runs them last): the drills that load the server themselves
 # and judge what the load did (shedding, fair turns, memory, probes among slow clients or

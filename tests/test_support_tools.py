@@ -1,7 +1,12 @@
 """The rule for what a test needs from outside the repository (tests/support/tools.py): skipped
-where it is missing, failed with ``CI`` set, in a test or for a whole module."""
+where it is missing, failed with ``CI`` set, in a test or for a whole module; and how `make`
+installs it (scripts/apt-tools.sh)."""
 
 from __future__ import annotations
+
+import shutil
+import subprocess
+from pathlib import Path
 
 import pytest
 
@@ -25,3 +30,51 @@ def test_what_is_missing_fails_with_ci_set(monkeypatch: pytest.MonkeyPatch) -> N
     monkeypatch.setenv("CI", "1")
     with pytest.raises(pytest.fail.Exception, match=r"^no corpus; CI is set"):
         require_tool(None, "no corpus")
+
+
+def apt_tools(bin_dir: Path, *pairs: str, apt_get_status: int = 0) -> tuple[str, str]:
+    """scripts/apt-tools.sh's output and the apt-get commands it ran, with PATH holding only
+    ``bin_dir``: an apt-get there that records its arguments and exits with ``apt_get_status``,
+    and what a test put beside it."""
+    log = bin_dir / "apt-get.log"
+    apt_get = bin_dir / "apt-get"
+    apt_get.write_text(f'#!/bin/sh\necho "$@" >> {log}\nexit {apt_get_status}\n')
+    apt_get.chmod(0o755)
+    script = Path(__file__).parent.parent / "scripts" / "apt-tools.sh"
+    bash = shutil.which("bash")
+    assert bash is not None
+    done = subprocess.run(
+        [bash, str(script), "skipped", *pairs],
+        env={"PATH": str(bin_dir)},
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    return done.stdout, log.read_text() if log.exists() else ""
+
+
+def put_command(bin_dir: Path, name: str) -> None:
+    command = bin_dir / name
+    command.write_text("#!/bin/sh\n")
+    command.chmod(0o755)
+
+
+def test_only_the_missing_packages_are_installed(tmp_path: Path) -> None:
+    # A node from elsewhere (nodesource) with its own npm: asking Debian for npm beside it
+    # fails the whole apt-get run, chromium with it.
+    put_command(tmp_path, "node")
+    put_command(tmp_path, "npm")
+    said, ran = apt_tools(tmp_path, "chromium:chromium", "nodejs:node", "npm:npm")
+    assert said == "installing Debian's chromium\n"
+    assert ran == "update -qq\ninstall -y -qq chromium\n"
+
+
+def test_nothing_is_installed_when_nothing_is_missing(tmp_path: Path) -> None:
+    put_command(tmp_path, "node")
+    assert apt_tools(tmp_path, "nodejs:node") == ("", "")
+
+
+def test_a_failed_install_says_what_is_skipped(tmp_path: Path) -> None:
+    said, ran = apt_tools(tmp_path, "wrk:wrk", apt_get_status=100)
+    assert said == "installing Debian's wrk\nskipped\n"
+    assert ran == "update -qq\n"
