@@ -40,7 +40,7 @@ def apt_tools(bin_dir: Path, *pairs: str, apt_get_status: int = 0) -> tuple[str,
     apt_get = bin_dir / "apt-get"
     apt_get.write_text(f'#!/bin/sh\necho "$@" >> {log}\nexit {apt_get_status}\n')
     apt_get.chmod(0o755)
-    script = Path(__file__).parent.parent / "scripts" / "apt-tools.sh"
+    script = Path(__file__).resolve().parent.parent / "scripts" / "apt-tools.sh"
     bash = shutil.which("bash")
     assert bash is not None
     done = subprocess.run(
