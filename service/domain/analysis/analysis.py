@@ -17,12 +17,11 @@ the rules have it, and no tile of which four are held is useful.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import Final
 
 from ..errors import InvalidHand
 from ..rules import tiles as t
-from ..rules.hand import Hand, Meld, Rules, Win, declared_melds, visible
+from ..rules.hand import Hand, Meld, Rules, Value, Win, declared_melds, visible
 from ..rules.patterns import table_for
 from .distance import FAR, POWERS, Room, suit_distances
 from .expectation import (
@@ -40,35 +39,50 @@ from .expectation import (
 from .waits import Wait, scored_wait, ways_to_win
 
 
-@dataclass(frozen=True, slots=True)
-class Useful:
+# Plain classes, as the search's (``expectation.Model``): a request builds one a discard and
+# one a useful tile, where a frozen dataclass's interpreted ``__init__`` cost ~3,000
+# instructions each.
+class Useful(Value):
     """A tile whose draw lowers the shanten, and how many copies of it are still unseen."""
 
-    tile: int
-    remaining: int
+    FIELDS = ("tile", "remaining")
+
+    def __init__(self, tile: int, remaining: int) -> None:
+        self.tile: Final = tile
+        self.remaining: Final = remaining
 
 
-@dataclass(frozen=True, slots=True)
-class Analysis:
+class Analysis(Value):
     """A 13-tile hand's shanten and useful tiles (its waits, when it is ready)."""
 
-    shanten: int
-    useful: tuple[Useful, ...]
+    FIELDS = ("shanten", "useful")
+
+    def __init__(self, shanten: int, useful: tuple[Useful, ...]) -> None:
+        self.shanten: Final = shanten
+        self.useful: Final = useful
 
     @property
     def useful_remaining(self) -> int:
         return sum(u.remaining for u in self.useful)
 
 
-@dataclass(frozen=True, slots=True)
-class Discard:
+class Discard(Value):
     """What discarding ``tile`` leaves: its analysis and, when it is ready, its waits scored;
     with a model, the figures of its best play (``None``: too far, or over the budget)."""
 
-    tile: int
-    analysis: Analysis
-    waits: tuple[Wait, ...]
-    expected: Figures | None = None
+    FIELDS = ("tile", "analysis", "waits", "expected")
+
+    def __init__(
+        self,
+        tile: int,
+        analysis: Analysis,
+        waits: tuple[Wait, ...],
+        expected: Figures | None = None,
+    ) -> None:
+        self.tile: Final = tile
+        self.analysis: Final = analysis
+        self.waits: Final = waits
+        self.expected: Final = expected
 
     def rank(self) -> tuple[int, int, int, int]:
         """API.md's order: lowest shanten, most useful copies, the best wait, canonical tile."""
@@ -79,17 +93,21 @@ class Discard:
         return (self.analysis.shanten, -self.analysis.useful_remaining, -best, self.tile)
 
 
-@dataclass(frozen=True, slots=True)
-class Expectation:
+class Expectation(Value):
     """What the expected-score search did for a request (API.md ``expectation``): the wall it
     drew from, the hands it searched, whether every play was tried in every evaluation, and
     why one had no figures, if any had none."""
 
-    model: Model
-    unseen: int
-    states: int
-    exhaustive: bool
-    limited: Limited | None
+    FIELDS = ("model", "unseen", "states", "exhaustive", "limited")
+
+    def __init__(
+        self, model: Model, unseen: int, states: int, exhaustive: bool, limited: Limited | None
+    ) -> None:
+        self.model: Final = model
+        self.unseen: Final = unseen
+        self.states: Final = states
+        self.exhaustive: Final = exhaustive
+        self.limited: Final = limited
 
 
 def waits_analysis(

@@ -6,19 +6,26 @@ tiles are its waits); this module scores them.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from typing import Final
 
 from ..errors import ScoringError
-from ..rules.hand import Hand, Meld, Rules, Win, check_robbed_tile, check_win
+from ..rules.hand import Hand, Meld, Rules, Value, Win, check_robbed_tile, check_win
 from ..scoring.scoring import Score, best_score
 
 
-@dataclass(frozen=True, slots=True)
-class Wait:
-    tile: int
-    remaining: int
-    self_draw: Score | None
-    discard: Score | None
+class Wait(Value):
+    """A wait and what it scores each way (``None``: a way the rules do not allow with it); a
+    plain class, as ``analysis.Useful``."""
+
+    FIELDS = ("tile", "remaining", "self_draw", "discard")
+
+    def __init__(
+        self, tile: int, remaining: int, self_draw: Score | None, discard: Score | None
+    ) -> None:
+        self.tile: Final = tile
+        self.remaining: Final = remaining
+        self.self_draw: Final = self_draw
+        self.discard: Final = discard
 
 
 def ways_to_win(hand: Hand, melds: tuple[Meld, ...], win: Win, rules: Rules) -> dict[str, Win]:
