@@ -386,9 +386,17 @@ class Outlook(Room[Moves]):
 
     def score(self, low: i64, high: i64, tile: i64, self_drawn: bool) -> float:
         """What the 14 tiles ``low``, ``high`` score won on ``tile``; -1 when it is no win
-        (below the minimum, or a form the rules do not keep)."""
+        (below the minimum, or a form the rules do not keep).
+
+        Self-drawn, the tiles score the same whatever tile won them (the winning tile tells
+        which set a discard completed, and no pattern reads it on a self-draw) but Nine
+        Gates, whose 13 tiles before the winning one are the gates: so their score is kept
+        once, under tile 0, unless the hand is one numbered suit without melds."""
         way: i64 = 1 if self_drawn else 0
-        key = (high * t.KINDS + tile) * 2 + way
+        named = tile
+        if self_drawn and (self.melds or not _one_suit(low, high)):
+            named = 0
+        key = (high * t.KINDS + named) * 2 + way
         scores = self.scores
         slot = scores.slot(low, key)
         number = scores.numbers[slot]
@@ -581,6 +589,20 @@ def _suit_forms(made: Moves, key: int) -> None:
     made[FORMS + 3] = paired
     made[FORMS + 4] = triples
     made[FORMS + 5] = plain
+
+
+def _one_suit(low: i64, high: i64) -> bool:
+    """Whether a hand's tiles are all of one numbered suit (no honour)."""
+    if high >> _SHIFT:
+        return False
+    suits: i64 = 0
+    if low & _DIGITS:
+        suits += 1
+    if low >> _SHIFT:
+        suits += 1
+    if high:
+        suits += 1
+    return suits == 1
 
 
 def _thirteen_terminals(held: i64, paired: i64, triples: i64, plain: i64) -> tuple[i64, i64]:
