@@ -28,14 +28,13 @@ from service.domain.analysis.expectation import (
     _exact_moves,
     _figures,
     _Graph,
-    _halves,
     _search_all,
     _search_bounded,
     _suit_moves,
     _tie_better,
     _win_taken,
     expect,
-    packed,
+    words,
 )
 from service.domain.errors import ScoringError
 from service.domain.rules import tiles as t
@@ -289,11 +288,11 @@ def _search(
     else:
         held = [c + u for c, u in zip(oracle.root, unseen, strict=True)]
         graph = _Graph(outlook, held, model)
-        root = packed(list(oracle.root))
+        low, high = words(list(oracle.root))
         if whole:
-            _search_all(graph, root, model.draws_left, None)
+            _search_all(graph, low, high, model.draws_left, None)
         else:
-            _search_bounded(graph, root, model.draws_left, step_off, None)
+            _search_bounded(graph, low, high, model.draws_left, step_off, None)
         found = _figures(graph, model, None)
     return {
         "win_probability": found.win_probability,
@@ -502,7 +501,7 @@ def test_a_self_drawn_win_scores_what_the_scorer_says_whatever_tile_won_it(
         melds = declared_melds(hand)
         seat = request.win.seat
         outlook = Outlook(hand, melds, seat, rules)
-        low, high = _halves(packed(t.counts(hand.tiles)))
+        low, high = words(t.counts(hand.tiles))
         for tile in sorted(set(hand.tiles)):
             try:
                 won = best_score(hand.replace(winning_tile=tile), melds,
@@ -521,7 +520,7 @@ def test_a_self_drawn_win_is_scored_once_whatever_tile_won_it() -> None:
     for tiles, kept in (("123456m789p11155s", 1), ("11123455678999m", 2)):
         hand = Hand(tuple(t.parse(tiles)))
         outlook = Outlook(hand, (), "E", Rules())
-        low, high = _halves(packed(t.counts(hand.tiles)))
+        low, high = words(t.counts(hand.tiles))
         for tile in (0, 4):
             assert outlook.score(low, high, tile, True) > 0
         assert outlook.scores.size == kept
@@ -1052,7 +1051,7 @@ def test_a_hands_moves_are_the_oracles(
     def lacked(hand: list[int]) -> int:
         return oracle.lacked(tuple(hand), len(melds), melded, _FORMS)
 
-    distance, lower, _ = outlook.moves(packed(counts))
+    distance, lower, _ = outlook.moves(counts)
     assert distance == lacked(counts)
     for kind in range(34):
         if counts[kind] < room[kind]:
@@ -1062,10 +1061,10 @@ def test_a_hands_moves_are_the_oracles(
         return
     counts[drawn] += 1
     distance = lacked(counts)
-    assert outlook.moves(packed(counts))[0] == distance
+    assert outlook.moves(counts)[0] == distance
     if distance == 0:
         return  # a winning hand: any discard leaves it ready, none is asked of the masks
-    keep = outlook.moves(packed(counts))[2]
+    keep = outlook.moves(counts)[2]
     for kind in range(34):
         if counts[kind]:
             less = [*counts[:kind], counts[kind] - 1, *counts[kind + 1 :]]

@@ -70,7 +70,7 @@ _POW5: Final[tuple[int, ...]] = tuple(5 ** (tile % 9) for tile in range(t.KINDS)
 _UNIT: Final[tuple[int, ...]] = tuple(
     _POW5[tile] << _SHIFT * (tile // 9) for tile in range(t.KINDS)
 )
-# The same as two machine words (``_halves``): characters and circles low, bamboo and honours
+# The same as two machine words (``words``): characters and circles low, bamboo and honours
 # high; a tile's count in the word that holds its suit.
 _LOW_UNIT: Final = vec[i64]([unit & _HALF for unit in _UNIT])
 _HIGH_UNIT: Final = vec[i64]([unit >> 2 * _SHIFT for unit in _UNIT])
@@ -344,7 +344,7 @@ class Outlook(Room[Moves]):
     (``Room``), each hand's moves and each win's score, kept while the request is answered
     (its evaluations meet the same hands).
 
-    A hand is kept as two machine words (``_halves``), its moves as a row of three unboxed
+    A hand is kept as two machine words (``words``), its moves as a row of three unboxed
     vectors (``distances``, ``lowers``, ``keeps``) that ``known`` numbers, a win's score in
     ``won`` as ``scores`` numbers it: no tuple, big int or dict entry a hand."""
 
@@ -423,9 +423,9 @@ class Outlook(Room[Moves]):
             _add_forms(made, low_moves, high_moves)
         return made
 
-    def moves(self, hand: int) -> tuple[int, int, int]:
-        """``hand``'s (packed: ``packed``) distance and masks, as ``read`` finds them."""
-        low, high = _halves(hand)
+    def moves(self, counts: list[int]) -> tuple[int, int, int]:
+        """The distance and masks of the hand of these tile counts, as ``read`` finds them."""
+        low, high = words(counts)
         row = self.row(low, high)
         return self.distances[row], self.lowers[row], self.keeps[row]
 
@@ -644,14 +644,18 @@ def _counted(low: i64, high: i64) -> t.Held:
     return t.Held(keys[0], keys[1], keys[2], keys[3], kinds, size)
 
 
-def packed(counts: list[int]) -> int:
-    """Tile counts as the search keeps a hand."""
-    return sum(count * _UNIT[tile] for tile, count in enumerate(counts))
-
-
-def _halves(hand: int) -> tuple[i64, i64]:
-    """A packed hand as the search keeps it: two machine words (``_LOW_UNIT``)."""
-    return hand & _HALF, hand >> 2 * _SHIFT
+def words(counts: list[int]) -> tuple[i64, i64]:
+    """Tile counts as the search keeps a hand: two machine words (``_LOW_UNIT``), summed in
+    native ints (as one 84-bit int, each count times its unit was a big int)."""
+    low: i64 = 0
+    high: i64 = 0
+    tile: i64 = 0
+    while tile < t.KINDS:
+        count: i64 = counts[tile]
+        low += count * _LOW_UNIT[tile]
+        high += count * _HIGH_UNIT[tile]
+        tile += 1
+    return low, high
 
 
 def _bits(mask: i64) -> vec[i64]:
@@ -680,7 +684,7 @@ class _Graph:
     """The hands a search reaches: 13-tile hands, and the 14-tile hands between them (a
     hand after its draw, and the 13-tile hands its discards leave).
 
-    A 13-tile hand is kept as two machine words (``lows``, ``highs``: ``_halves``), found by
+    A 13-tile hand is kept as two machine words (``lows``, ``highs``: ``words``), found by
     the row of its moves in the outlook (``at_row``: its number here, as a 14-tile hand's;
     one look-up finds a hand's moves and its place). Its draws are edges, kept flat
     (``tiles``, ``left``, ``nodes``, ``wins``; the hand's from ``starts`` to ``ends``, listed
@@ -855,9 +859,10 @@ def _held(low: i64, high: i64) -> i64:
     return held
 
 
-def _search_all(graph: _Graph, root: int, draws_left: i64, pause: Pause | None) -> None:
+def _search_all(
+    graph: _Graph, root_low: i64, root_high: i64, draws_left: i64, pause: Pause | None
+) -> None:
     """Every draw, every discard, from every hand within reach."""
-    root_low, root_high = _halves(root)
     graph.hand(root_low, root_high)
     outlook = graph.outlook
     while (number := graph.next(draws_left)) >= 0:
@@ -884,12 +889,16 @@ def _search_all(graph: _Graph, root: int, draws_left: i64, pause: Pause | None) 
 
 
 def _search_bounded(
-    graph: _Graph, root: int, draws_left: i64, step_off: bool, pause: Pause | None
+    graph: _Graph,
+    root_low: i64,
+    root_high: i64,
+    draws_left: i64,
+    step_off: bool,
+    pause: Pause | None,
 ) -> None:
     """The draws that lower the distance, the discards that keep it; with ``step_off``, from
     the root one step off them as well (a draw that does not help, kept for a discard that
     keeps the distance; a win passed for another wait)."""
-    root_low, root_high = _halves(root)
     start = graph.hand(root_low, root_high)
     outlook = graph.outlook
     ready = graph.distance[start] == 1
@@ -1231,21 +1240,22 @@ def expect(
     best).
     """
     counts = t.counts(hand.tiles)
-    root = packed(counts)
-    if outlook.moves(root)[0] - 1 > MAX_SHANTEN:
+    low, high = words(counts)
+    row = outlook.row(low, high)  # (before its vector is read: a row read may grow it)
+    if outlook.distances[row] - 1 > MAX_SHANTEN:
         return None, Search(0, False, "too_far")
     held = [count + left for count, left in zip(counts, unseen, strict=True)]
-    if fits_whole(len(hand.tiles), model):
+    if fits_whole(hand.held.size, model):
         graph = _Graph(outlook, held, model)
         try:
-            _search_all(graph, root, model.draws_left, pause)
+            _search_all(graph, low, high, model.draws_left, pause)
         except _TooMany:
             pass
         else:
             return _figures(graph, model, pause), Search(graph.states, True)
     graph = _Graph(outlook, held, model)
     try:
-        _search_bounded(graph, root, model.draws_left, step_off, pause)
+        _search_bounded(graph, low, high, model.draws_left, step_off, pause)
     except _TooMany:
         return None, Search(graph.states, False, "budget")
     return _figures(graph, model, pause), Search(graph.states, False)

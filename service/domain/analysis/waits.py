@@ -61,7 +61,8 @@ def scored_wait(
 ) -> Wait:
     """``tile`` completing ``hand`` (one short), scored each way; a way the rules do not allow
     with that tile (below the minimum, a robbed tile held) is ``None``."""
-    won = hand.replace(tiles=(*hand.tiles, tile), winning_tile=tile)
+    # Built, not ``replace``d (as ``analysis._without``): a dict of keywords, a call by name.
+    won = Hand((*hand.tiles, tile), hand.melds, tile, hand.flowers, hand.seasons)
     scores = {by: _score_or_none(won, melds, way, rules) for by, way in ways.items()}
     return Wait(tile, remaining, scores.get("self_draw"), scores.get("discard"))
 
