@@ -1168,10 +1168,19 @@ def _draw(graph: _Graph, chances: vec[float], stays: vec[float], plays: Plays, m
                         taken_ready = ready[other]
                         taken_self = self_drawn[other]
             won = wins[edge]
-            if won >= 0 and _win_taken(
-                by_chance, won, True, taken_first, taken_second, taken_ready, taken_self
+            # A win taken or passed by ``first`` alone unless it ties (``_win_taken``'s first
+            # test, here without a call: most wins are decided by it).
+            win_first = 1.0 if by_chance else won
+            if won >= 0 and (
+                taken_first < win_first - TIE
+                or (
+                    taken_first <= win_first + TIE
+                    and _win_taken(
+                        by_chance, won, True, taken_first, taken_second, taken_ready, taken_self
+                    )
+                )
             ):
-                a_first += p * (1.0 if by_chance else won)
+                a_first += p * win_first
                 a_second += p * (won if by_chance else 1.0)
                 a_ready += p
                 a_self += p
