@@ -34,17 +34,19 @@ from service.domain.analysis.expectation import (
     _tie_better,
     _win_taken,
     expect,
-    packed,
+    words,
 )
 from service.domain.errors import ScoringError
 from service.domain.rules import tiles as t
 from service.domain.rules.hand import Hand, Meld, Rules, Win, declared_melds
+from service.domain.rules.versions import VERSIONS
 from service.domain.scoring.scoring import best_score
-from service.request import WaitsRequestSchema, loader
+from service.request import ScoreRequestSchema, WaitsRequestSchema, loader
 
-from .support import oracle
+from .support import handgen, oracle
 
 _WAITS = loader(WaitsRequestSchema())
+_SCORE = loader(ScoreRequestSchema())
 
 # --- The oracle ---------------------------------------------------------------------------
 
@@ -286,11 +288,11 @@ def _search(
     else:
         held = [c + u for c, u in zip(oracle.root, unseen, strict=True)]
         graph = _Graph(outlook, held, model)
-        root = packed(list(oracle.root))
+        low, high = words(list(oracle.root))
         if whole:
-            _search_all(graph, root, model.draws_left, None)
+            _search_all(graph, low, high, model.draws_left, None)
         else:
-            _search_bounded(graph, root, model.draws_left, step_off, None)
+            _search_bounded(graph, low, high, model.draws_left, step_off, None)
         found = _figures(graph, model, None)
     return {
         "win_probability": found.win_probability,
@@ -480,6 +482,52 @@ def test_a_win_worth_nothing_is_still_a_win() -> None:
         for found in (_search(body, model), _search(body, model, bounded=True)):
             assert found["win_probability"] > 0 and found["expected_score"] == 0
             _close(found, Oracle(body, model).figures())
+
+
+@pytest.mark.parametrize("version", VERSIONS)
+def test_a_self_drawn_win_scores_what_the_scorer_says_whatever_tile_won_it(
+    version: str,
+) -> None:
+    """The search keeps one score for 14 tiles self-drawn, whatever tile of theirs won them
+    (``Outlook.score``): each is what the scorer gives that winning tile, Nine Gates too."""
+    compared = 0
+    payloads = handgen.generate(150, 54)
+    payloads.append({"hand": {"tiles": "11123455678999m", "winning_tile": "5m"},
+                     "win": {"by": "self_draw", "seat": "E"}})  # fmt: skip
+    for payload in payloads:
+        request = _SCORE.load(payload)
+        hand: Hand = request.hand
+        rules: Rules = request.rules.replace(version=version)
+        melds = declared_melds(hand)
+        seat = request.win.seat
+        outlook = Outlook(hand, melds, seat, rules)
+        low, high = words(t.counts(hand.tiles))
+        for tile in sorted(set(hand.tiles)):
+            try:
+                won = best_score(hand.replace(winning_tile=tile), melds,
+                                 Win(by="self_draw", seat=seat), rules).score  # fmt: skip
+            except ScoringError:
+                won = -1
+            assert outlook.score(low, high, tile, True) == won, (payload, tile)
+            compared += 1
+    assert compared > 500
+
+
+def test_a_self_drawn_win_is_scored_once_whatever_tile_won_it() -> None:
+    """The same 14 tiles self-drawn on another of their tiles are not scored again; but for
+    one numbered suit without melds (Nine Gates: its 13 tiles before the winning one are the
+    gates), nor are they won by discard (the tile tells which set the discard completed)."""
+    for tiles, kept in (("123456m789p11155s", 1), ("11123455678999m", 2)):
+        hand = Hand(tuple(t.parse(tiles)))
+        outlook = Outlook(hand, (), "E", Rules())
+        low, high = words(t.counts(hand.tiles))
+        for tile in (0, 4):
+            assert outlook.score(low, high, tile, True) > 0
+        assert outlook.scores.size == kept
+        for tile in (0, 4):
+            outlook.score(low, high, tile, False)
+        assert outlook.scores.size == kept + 2
+    assert outlook.score(low, high, 0, True) < outlook.score(low, high, 4, True)
 
 
 def test_plays_equal_but_for_the_way_they_win_prefer_the_self_draw() -> None:
@@ -1003,7 +1051,7 @@ def test_a_hands_moves_are_the_oracles(
     def lacked(hand: list[int]) -> int:
         return oracle.lacked(tuple(hand), len(melds), melded, _FORMS)
 
-    distance, lower, _ = outlook.moves(packed(counts))
+    distance, lower, _ = outlook.moves(counts)
     assert distance == lacked(counts)
     for kind in range(34):
         if counts[kind] < room[kind]:
@@ -1013,10 +1061,10 @@ def test_a_hands_moves_are_the_oracles(
         return
     counts[drawn] += 1
     distance = lacked(counts)
-    assert outlook.moves(packed(counts))[0] == distance
+    assert outlook.moves(counts)[0] == distance
     if distance == 0:
         return  # a winning hand: any discard leaves it ready, none is asked of the masks
-    keep = outlook.moves(packed(counts))[2]
+    keep = outlook.moves(counts)[2]
     for kind in range(34):
         if counts[kind]:
             less = [*counts[:kind], counts[kind] - 1, *counts[kind + 1 :]]

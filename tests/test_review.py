@@ -20,7 +20,7 @@ from typing import Any
 import pytest
 
 from service import cli, engine
-from service.domain.analysis.expectation import Model, Outlooks, packed
+from service.domain.analysis.expectation import Model, Outlooks
 from service.domain.records import review as reviews
 from service.domain.records.review import graded
 from service.domain.rules.hand import Hand, Rules
@@ -368,7 +368,7 @@ def test_a_seat_s_outlook_is_kept_within_its_cap() -> None:
     assert kept.get(hand, (), "W", rules) is not first
     again = kept.get(hand, (), "S", rules)
     for tile in range(6):  # six hands' moves read: past the cap
-        again.moves(packed([1 if kind == tile else 0 for kind in range(34)]))
+        again.moves([1 if kind == tile else 0 for kind in range(34)])
     assert again.kept() == 6
     assert kept.get(hand, (), "S", rules) is not again
 

@@ -17,12 +17,11 @@ the rules have it, and no tile of which four are held is useful.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import Final
 
 from ..errors import InvalidHand
 from ..rules import tiles as t
-from ..rules.hand import Hand, Meld, Rules, Win, declared_melds, visible
+from ..rules.hand import Hand, Meld, Rules, Value, Win, declared_melds, visible
 from ..rules.patterns import table_for
 from .distance import FAR, POWERS, Room, suit_distances
 from .expectation import (
@@ -35,40 +34,54 @@ from .expectation import (
     Search,
     expect,
     fits_whole,
-    packed,
 )
 from .waits import Wait, scored_wait, ways_to_win
 
 
-@dataclass(frozen=True, slots=True)
-class Useful:
+# Plain classes, as the search's (``expectation.Model``): a request builds one a discard and
+# one a useful tile, where a frozen dataclass's interpreted ``__init__`` cost ~3,000
+# instructions each.
+class Useful(Value):
     """A tile whose draw lowers the shanten, and how many copies of it are still unseen."""
 
-    tile: int
-    remaining: int
+    FIELDS = ("tile", "remaining")
+
+    def __init__(self, tile: int, remaining: int) -> None:
+        self.tile: Final = tile
+        self.remaining: Final = remaining
 
 
-@dataclass(frozen=True, slots=True)
-class Analysis:
+class Analysis(Value):
     """A 13-tile hand's shanten and useful tiles (its waits, when it is ready)."""
 
-    shanten: int
-    useful: tuple[Useful, ...]
+    FIELDS = ("shanten", "useful")
+
+    def __init__(self, shanten: int, useful: tuple[Useful, ...]) -> None:
+        self.shanten: Final = shanten
+        self.useful: Final = useful
 
     @property
     def useful_remaining(self) -> int:
         return sum(u.remaining for u in self.useful)
 
 
-@dataclass(frozen=True, slots=True)
-class Discard:
+class Discard(Value):
     """What discarding ``tile`` leaves: its analysis and, when it is ready, its waits scored;
     with a model, the figures of its best play (``None``: too far, or over the budget)."""
 
-    tile: int
-    analysis: Analysis
-    waits: tuple[Wait, ...]
-    expected: Figures | None = None
+    FIELDS = ("tile", "analysis", "waits", "expected")
+
+    def __init__(
+        self,
+        tile: int,
+        analysis: Analysis,
+        waits: tuple[Wait, ...],
+        expected: Figures | None = None,
+    ) -> None:
+        self.tile: Final = tile
+        self.analysis: Final = analysis
+        self.waits: Final = waits
+        self.expected: Final = expected
 
     def rank(self) -> tuple[int, int, int, int]:
         """API.md's order: lowest shanten, most useful copies, the best wait, canonical tile."""
@@ -79,17 +92,21 @@ class Discard:
         return (self.analysis.shanten, -self.analysis.useful_remaining, -best, self.tile)
 
 
-@dataclass(frozen=True, slots=True)
-class Expectation:
+class Expectation(Value):
     """What the expected-score search did for a request (API.md ``expectation``): the wall it
     drew from, the hands it searched, whether every play was tried in every evaluation, and
     why one had no figures, if any had none."""
 
-    model: Model
-    unseen: int
-    states: int
-    exhaustive: bool
-    limited: Limited | None
+    FIELDS = ("model", "unseen", "states", "exhaustive", "limited")
+
+    def __init__(
+        self, model: Model, unseen: int, states: int, exhaustive: bool, limited: Limited | None
+    ) -> None:
+        self.model: Final = model
+        self.unseen: Final = unseen
+        self.states: Final = states
+        self.exhaustive: Final = exhaustive
+        self.limited: Final = limited
 
 
 def waits_analysis(
@@ -163,7 +180,8 @@ def discards(
 def _without(hand: Hand, tile: int) -> Hand:
     kept = list(hand.tiles)
     kept.remove(tile)
-    return hand.replace(tiles=tuple(kept))
+    # Built, not ``replace``d: its keywords make a dict and call by name, ~10,000 instructions.
+    return Hand(tuple(kept), hand.melds, hand.winning_tile, hand.flowers, hand.seasons)
 
 
 def _objective(figures: Figures | None, model: Model) -> float:
@@ -318,7 +336,7 @@ class _Reader:
     def shanten(self, counts: list[int]) -> int:
         """The hand's shanten: 13 tiles (with the melds), or 14 (-1: it wins)."""
         if self.outlook is not None:
-            return self.outlook.moves(packed(counts))[0] - 1
+            return self.outlook.moves(counts)[0] - 1
         assert self.shape is not None
         return self.shape.shanten(counts)
 
@@ -327,7 +345,7 @@ class _Reader:
         if self.outlook is None:
             assert self.shape is not None
             return self.shape.analyse(counts, unseen)
-        distance, lower, _ = self.outlook.moves(packed(counts))
+        distance, lower, _ = self.outlook.moves(counts)
         useful = [
             Useful(tile, max(0, unseen[tile])) for tile in range(t.KINDS) if lower >> tile & 1
         ]

@@ -29,7 +29,6 @@ those masks.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
 from math import comb
 from typing import Final, Literal, TypeAlias
 
@@ -39,7 +38,7 @@ from mypy_extensions import i64
 from ..errors import ScoringError
 from ..memo import Memo
 from ..rules import tiles as t
-from ..rules.hand import Hand, Meld, Rules, Win
+from ..rules.hand import Hand, Meld, Rules, Value, Win
 from ..rules.patterns import table_for
 from ..scoring.scoring import best_score
 from .distance import (
@@ -71,47 +70,73 @@ _POW5: Final[tuple[int, ...]] = tuple(5 ** (tile % 9) for tile in range(t.KINDS)
 _UNIT: Final[tuple[int, ...]] = tuple(
     _POW5[tile] << _SHIFT * (tile // 9) for tile in range(t.KINDS)
 )
-# The same as two machine words (``_halves``): characters and circles low, bamboo and honours
+# The same as two machine words (``words``): characters and circles low, bamboo and honours
 # high; a tile's count in the word that holds its suit.
 _LOW_UNIT: Final = vec[i64]([unit & _HALF for unit in _UNIT])
 _HIGH_UNIT: Final = vec[i64]([unit >> 2 * _SHIFT for unit in _UNIT])
 _ORPHAN_MASK: Final = sum(1 << tile for tile in t.ORPHANS)
 
 
-@dataclass(frozen=True, slots=True)
-class Model:
+# Plain classes (``hand.Value``), not dataclasses: compiled, a frozen dataclass is built by
+# its interpreted ``__init__`` (~3,000 instructions, ~10,000 for ``Figures``), a plain class
+# by one native call; a request builds a few of each per discard.
+class Model(Value):
     """What the request asks of the model (API.md ``expect``) and the search's budget."""
 
-    draws_left: int = 17
-    discard_rate: float = 0.0
-    objective: Objective = "expected_score"
-    budget: int = 50_000  # ZJ_EXPECT_STATES's default; the engine sets the server's
+    FIELDS = ("draws_left", "discard_rate", "objective", "budget")
+
+    def __init__(
+        self,
+        draws_left: int = 17,
+        discard_rate: float = 0.0,
+        objective: Objective = "expected_score",
+        budget: int = 50_000,  # ZJ_EXPECT_STATES's default; the engine sets the server's
+    ) -> None:
+        self.draws_left: Final = draws_left
+        self.discard_rate: Final = discard_rate
+        self.objective: Final = objective
+        self.budget: Final = budget
 
     def within(self, budget: int) -> Model:
         """The same question with ``budget`` states to answer it."""
         return Model(self.draws_left, self.discard_rate, self.objective, budget)
 
 
-@dataclass(frozen=True, slots=True)
-class Figures:
+class Figures(Value):
     """The figures of one play (API.md ``expected``)."""
 
-    win_probability: float
-    ready_probability: float
-    expected_score: float
-    score_if_win: float | None
-    self_draw: float
-    discard: float
+    FIELDS = (
+        "win_probability", "ready_probability", "expected_score", "score_if_win", "self_draw",
+        "discard",
+    )  # fmt: skip
+
+    def __init__(
+        self,
+        win_probability: float,
+        ready_probability: float,
+        expected_score: float,
+        score_if_win: float | None,
+        self_draw: float,
+        discard: float,
+    ) -> None:
+        self.win_probability: Final = win_probability
+        self.ready_probability: Final = ready_probability
+        self.expected_score: Final = expected_score
+        self.score_if_win: Final = score_if_win
+        self.self_draw: Final = self_draw
+        self.discard: Final = discard
 
 
-@dataclass(frozen=True, slots=True)
-class Search:
+class Search(Value):
     """How one evaluation went: the hands searched, whether every play was tried, and why
     there are no figures (``limited``) when there are none."""
 
-    states: int
-    exhaustive: bool
-    limited: Limited | None = None
+    FIELDS = ("states", "exhaustive", "limited")
+
+    def __init__(self, states: int, exhaustive: bool, limited: Limited | None = None) -> None:
+        self.states: Final = states
+        self.exhaustive: Final = exhaustive
+        self.limited: Final = limited
 
 
 # --- A hand's distance, the draws that lower it, the discards that keep it -------------------
@@ -319,7 +344,7 @@ class Outlook(Room[Moves]):
     (``Room``), each hand's moves and each win's score, kept while the request is answered
     (its evaluations meet the same hands).
 
-    A hand is kept as two machine words (``_halves``), its moves as a row of three unboxed
+    A hand is kept as two machine words (``words``), its moves as a row of three unboxed
     vectors (``distances``, ``lowers``, ``keeps``) that ``known`` numbers, a win's score in
     ``won`` as ``scores`` numbers it: no tuple, big int or dict entry a hand."""
 
@@ -361,9 +386,17 @@ class Outlook(Room[Moves]):
 
     def score(self, low: i64, high: i64, tile: i64, self_drawn: bool) -> float:
         """What the 14 tiles ``low``, ``high`` score won on ``tile``; -1 when it is no win
-        (below the minimum, or a form the rules do not keep)."""
+        (below the minimum, or a form the rules do not keep).
+
+        Self-drawn, the tiles score the same whatever tile won them (the winning tile tells
+        which set a discard completed, and no pattern reads it on a self-draw) but Nine
+        Gates, whose 13 tiles before the winning one are the gates: so their score is kept
+        once, under tile 0, unless the hand is one numbered suit without melds."""
         way: i64 = 1 if self_drawn else 0
-        key = (high * t.KINDS + tile) * 2 + way
+        named = tile
+        if self_drawn and (self.melds or not _one_suit(low, high)):
+            named = 0
+        key = (high * t.KINDS + named) * 2 + way
         scores = self.scores
         slot = scores.slot(low, key)
         number = scores.numbers[slot]
@@ -390,9 +423,9 @@ class Outlook(Room[Moves]):
             _add_forms(made, low_moves, high_moves)
         return made
 
-    def moves(self, hand: int) -> tuple[int, int, int]:
-        """``hand``'s (packed: ``packed``) distance and masks, as ``read`` finds them."""
-        low, high = _halves(hand)
+    def moves(self, counts: list[int]) -> tuple[int, int, int]:
+        """The distance and masks of the hand of these tile counts, as ``read`` finds them."""
+        low, high = words(counts)
         row = self.row(low, high)
         return self.distances[row], self.lowers[row], self.keeps[row]
 
@@ -558,6 +591,20 @@ def _suit_forms(made: Moves, key: int) -> None:
     made[FORMS + 5] = plain
 
 
+def _one_suit(low: i64, high: i64) -> bool:
+    """Whether a hand's tiles are all of one numbered suit (no honour)."""
+    if high >> _SHIFT:
+        return False
+    suits: i64 = 0
+    if low & _DIGITS:
+        suits += 1
+    if low >> _SHIFT:
+        suits += 1
+    if high:
+        suits += 1
+    return suits == 1
+
+
 def _thirteen_terminals(held: i64, paired: i64, triples: i64, plain: i64) -> tuple[i64, i64]:
     """Thirteen Terminals' masks (its distance: ``Outlook.read``), from the orphans held (once,
     twice or more, three times or more) and the other kinds held: every other kind is a
@@ -597,14 +644,18 @@ def _counted(low: i64, high: i64) -> t.Held:
     return t.Held(keys[0], keys[1], keys[2], keys[3], kinds, size)
 
 
-def packed(counts: list[int]) -> int:
-    """Tile counts as the search keeps a hand."""
-    return sum(count * _UNIT[tile] for tile, count in enumerate(counts))
-
-
-def _halves(hand: int) -> tuple[i64, i64]:
-    """A packed hand as the search keeps it: two machine words (``_LOW_UNIT``)."""
-    return hand & _HALF, hand >> 2 * _SHIFT
+def words(counts: list[int]) -> tuple[i64, i64]:
+    """Tile counts as the search keeps a hand: two machine words (``_LOW_UNIT``), summed in
+    native ints (as one 84-bit int, each count times its unit was a big int)."""
+    low: i64 = 0
+    high: i64 = 0
+    tile: i64 = 0
+    while tile < t.KINDS:
+        count: i64 = counts[tile]
+        low += count * _LOW_UNIT[tile]
+        high += count * _HIGH_UNIT[tile]
+        tile += 1
+    return low, high
 
 
 def _bits(mask: i64) -> vec[i64]:
@@ -633,7 +684,7 @@ class _Graph:
     """The hands a search reaches: 13-tile hands, and the 14-tile hands between them (a
     hand after its draw, and the 13-tile hands its discards leave).
 
-    A 13-tile hand is kept as two machine words (``lows``, ``highs``: ``_halves``), found by
+    A 13-tile hand is kept as two machine words (``lows``, ``highs``: ``words``), found by
     the row of its moves in the outlook (``at_row``: its number here, as a 14-tile hand's;
     one look-up finds a hand's moves and its place). Its draws are edges, kept flat
     (``tiles``, ``left``, ``nodes``, ``wins``; the hand's from ``starts`` to ``ends``, listed
@@ -808,9 +859,10 @@ def _held(low: i64, high: i64) -> i64:
     return held
 
 
-def _search_all(graph: _Graph, root: int, draws_left: i64, pause: Pause | None) -> None:
+def _search_all(
+    graph: _Graph, root_low: i64, root_high: i64, draws_left: i64, pause: Pause | None
+) -> None:
     """Every draw, every discard, from every hand within reach."""
-    root_low, root_high = _halves(root)
     graph.hand(root_low, root_high)
     outlook = graph.outlook
     while (number := graph.next(draws_left)) >= 0:
@@ -837,12 +889,16 @@ def _search_all(graph: _Graph, root: int, draws_left: i64, pause: Pause | None) 
 
 
 def _search_bounded(
-    graph: _Graph, root: int, draws_left: i64, step_off: bool, pause: Pause | None
+    graph: _Graph,
+    root_low: i64,
+    root_high: i64,
+    draws_left: i64,
+    step_off: bool,
+    pause: Pause | None,
 ) -> None:
     """The draws that lower the distance, the discards that keep it; with ``step_off``, from
     the root one step off them as well (a draw that does not help, kept for a discard that
     keeps the distance; a win passed for another wait)."""
-    root_low, root_high = _halves(root)
     start = graph.hand(root_low, root_high)
     outlook = graph.outlook
     ready = graph.distance[start] == 1
@@ -1112,10 +1168,19 @@ def _draw(graph: _Graph, chances: vec[float], stays: vec[float], plays: Plays, m
                         taken_ready = ready[other]
                         taken_self = self_drawn[other]
             won = wins[edge]
-            if won >= 0 and _win_taken(
-                by_chance, won, True, taken_first, taken_second, taken_ready, taken_self
+            # A win taken or passed by ``first`` alone unless it ties (``_win_taken``'s first
+            # test, here without a call: most wins are decided by it).
+            win_first = 1.0 if by_chance else won
+            if won >= 0 and (
+                taken_first < win_first - TIE
+                or (
+                    taken_first <= win_first + TIE
+                    and _win_taken(
+                        by_chance, won, True, taken_first, taken_second, taken_ready, taken_self
+                    )
+                )
             ):
-                a_first += p * (1.0 if by_chance else won)
+                a_first += p * win_first
                 a_second += p * (won if by_chance else 1.0)
                 a_ready += p
                 a_self += p
@@ -1184,21 +1249,22 @@ def expect(
     best).
     """
     counts = t.counts(hand.tiles)
-    root = packed(counts)
-    if outlook.moves(root)[0] - 1 > MAX_SHANTEN:
+    low, high = words(counts)
+    row = outlook.row(low, high)  # (before its vector is read: a row read may grow it)
+    if outlook.distances[row] - 1 > MAX_SHANTEN:
         return None, Search(0, False, "too_far")
     held = [count + left for count, left in zip(counts, unseen, strict=True)]
-    if fits_whole(len(hand.tiles), model):
+    if fits_whole(hand.held.size, model):
         graph = _Graph(outlook, held, model)
         try:
-            _search_all(graph, root, model.draws_left, pause)
+            _search_all(graph, low, high, model.draws_left, pause)
         except _TooMany:
             pass
         else:
             return _figures(graph, model, pause), Search(graph.states, True)
     graph = _Graph(outlook, held, model)
     try:
-        _search_bounded(graph, root, model.draws_left, step_off, pause)
+        _search_bounded(graph, low, high, model.draws_left, step_off, pause)
     except _TooMany:
         return None, Search(graph.states, False, "budget")
     return _figures(graph, model, pause), Search(graph.states, False)

@@ -6,19 +6,26 @@ tiles are its waits); this module scores them.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from typing import Final
 
 from ..errors import ScoringError
-from ..rules.hand import Hand, Meld, Rules, Win, check_robbed_tile, check_win
+from ..rules.hand import Hand, Meld, Rules, Value, Win, check_robbed_tile, check_win
 from ..scoring.scoring import Score, best_score
 
 
-@dataclass(frozen=True, slots=True)
-class Wait:
-    tile: int
-    remaining: int
-    self_draw: Score | None
-    discard: Score | None
+class Wait(Value):
+    """A wait and what it scores each way (``None``: a way the rules do not allow with it); a
+    plain class, as ``analysis.Useful``."""
+
+    FIELDS = ("tile", "remaining", "self_draw", "discard")
+
+    def __init__(
+        self, tile: int, remaining: int, self_draw: Score | None, discard: Score | None
+    ) -> None:
+        self.tile: Final = tile
+        self.remaining: Final = remaining
+        self.self_draw: Final = self_draw
+        self.discard: Final = discard
 
 
 def ways_to_win(hand: Hand, melds: tuple[Meld, ...], win: Win, rules: Rules) -> dict[str, Win]:
@@ -54,7 +61,8 @@ def scored_wait(
 ) -> Wait:
     """``tile`` completing ``hand`` (one short), scored each way; a way the rules do not allow
     with that tile (below the minimum, a robbed tile held) is ``None``."""
-    won = hand.replace(tiles=(*hand.tiles, tile), winning_tile=tile)
+    # Built, not ``replace``d (as ``analysis._without``): a dict of keywords, a call by name.
+    won = Hand((*hand.tiles, tile), hand.melds, tile, hand.flowers, hand.seasons)
     scores = {by: _score_or_none(won, melds, way, rules) for by, way in ways.items()}
     return Wait(tile, remaining, scores.get("self_draw"), scores.get("discard"))
 
