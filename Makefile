@@ -62,11 +62,13 @@ typecheck: venv
 # timing-sensitive drills (marked serial), which other work beside them would skew. What runs
 # on the compiled build only (docs/DESIGN.md): the drills and the other tests marked server,
 # which judge the serving layer (gunicorn, service/worker.py, reading.py, turns.py),
-# interpreted in both builds, and the tests marked client_side (the browser's and the client apps'), which judge the page's
-# scripts and the contract, the same files in both builds: on the build the image ships. A
-# plain `pytest` runs everything in one process.
+# interpreted in both builds; the tests marked client_side (the browser's and the client apps'),
+# which judge the page's scripts and the contract, the same files in both builds; and the
+# fuzzing (marked fuzz), which sets compiled code against interpreted oracles and is strictest
+# where mypyc checks the types: on the build the image ships. A plain `pytest` runs everything
+# in one process.
 EVERY_CORE := -n auto --dist loadgroup -m "not serial"
-ON_BOTH    := -n auto --dist loadgroup -m "not serial and not client_side and not server"
+ON_BOTH    := -n auto --dist loadgroup -m "not serial and not client_side and not server and not fuzz"
 ALONE      := -m serial tests/test_serving.py tests/test_faults.py  # conftest.py: SERIAL_MODULES
 PYTEST_COMPILED := cd build/compiled && ../../$(BIN)/pytest -p no:cacheprovider
 

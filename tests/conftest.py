@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+import itertools
 import os
 import random
-from collections.abc import Iterator
+import re
+from collections.abc import Callable, Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
+from _pytest.mark.expression import Expression
 from flask import Flask
 from flask.testing import FlaskClient
 from hypothesis import settings
@@ -44,6 +48,42 @@ def pytest_configure_node(node: Any) -> None:
 SERIAL_MODULES = frozenset({"test_serving.py", "test_faults.py"})
 
 
+# Modules whose every test carries one mark (their ``pytestmark``): a run whose ``-m``
+# deselects that mark does not even import them. For test_contract.py that is schemathesis
+# building its cases, ~11 s of CPU in each pytest process (each pytest-xdist worker collects).
+MARKED_MODULES = {
+    "test_contract.py": "client_side",
+    "test_generated_client.py": "client_side",
+    "test_playground.py": "client_side",
+    "test_typescript.py": "client_side",
+    "test_serving.py": "server",
+    "test_faults.py": "server",
+    "test_http_hygiene.py": "server",
+}
+
+
+def pytest_ignore_collect(collection_path: Path, config: pytest.Config) -> bool | None:
+    mark = MARKED_MODULES.get(collection_path.name)
+    chosen = config.getoption("markexpr")
+    return True if mark and chosen and _never_chooses(chosen, mark) else None
+
+
+def _never_chooses(chosen: str, mark: str) -> bool:
+    """Whether ``-m chosen`` deselects every test carrying ``mark``, whatever else it carries:
+    the expression, read as pytest reads it, is false for each set of the other marks it names."""
+    expression = Expression.compile(chosen)
+    others = sorted(set(re.findall(r"[\w:+\-.\[\]\\/]+", chosen)) - {"and", "or", "not", mark})
+    return not any(
+        expression.evaluate(_carrying({mark, *carried}))
+        for size in range(len(others) + 1)
+        for carried in itertools.combinations(others, size)
+    )
+
+
+def _carrying(marks: set[str]) -> Callable[..., bool]:
+    return lambda name, **_: name in marks
+
+
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     astray = [
         item.nodeid
@@ -55,6 +95,14 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
             f"marked serial outside {sorted(SERIAL_MODULES)} (conftest.py and the Makefile's"
             f" ALONE name them): {astray}"
         )
+    unmarked = [
+        item.nodeid
+        for item in items
+        if item.path.name in MARKED_MODULES
+        and not item.get_closest_marker(MARKED_MODULES[item.path.name])
+    ]
+    if unmarked:
+        raise pytest.UsageError(f"not marked as conftest.py's MARKED_MODULES says: {unmarked}")
 
 
 def pytest_report_header(config: pytest.Config) -> str | None:

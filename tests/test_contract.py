@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import copy
 
+import pytest
 import schemathesis
 from hypothesis import HealthCheck, settings
 from schemathesis.specs.openapi.checks import positive_data_acceptance
@@ -23,6 +24,10 @@ from schemathesis.specs.openapi.checks import positive_data_acceptance
 from service import create_app
 
 from .support.contract import SPEC
+
+# What a client made from the contract sees: on the compiled build only (make test; conftest.py's
+# MARKED_MODULES spares the other build's collection the ~11 s schemathesis takes).
+pytestmark = pytest.mark.client_side
 
 APP = create_app({"TESTING": True})
 SCHEMA = schemathesis.openapi.from_dict(copy.deepcopy(SPEC))

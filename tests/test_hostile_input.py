@@ -354,6 +354,7 @@ def check_tile_error(text: str, message: str) -> None:
         raise AssertionError(f"unexpected TileError message for {text!r}: {message}")
 
 
+@pytest.mark.fuzz
 def test_parser_on_generated_text() -> None:
     seen = 0
 
@@ -635,6 +636,7 @@ DOCUMENTS: dict[str, tuple[Schema, Callable[[Any], Any], Callable[[Any], Any]]] 
 WRONG_SEEN_AT_LEAST, ACCEPTED_AT_LEAST = 5_000, 500
 
 
+@pytest.mark.fuzz
 @pytest.mark.parametrize("kind", list(DOCUMENTS))
 def test_loader_engine_and_fast_path_on_wrong_values_everywhere(kind: str) -> None:
     schema, operation, document_of = DOCUMENTS[kind]
@@ -847,6 +849,7 @@ def http_requests(draw: st.DrawFn) -> list[tuple[str, str, bytes]]:
     return [(path, draw(CONTENT_TYPE), body) for path, body in calls]
 
 
+@pytest.mark.fuzz
 def test_http_layer_on_generated_bodies(app: Flask) -> None:
     """Through the plain test client: the contract-checking one costs 5x as much per request
     (schemathesis in test_contract.py covers the contract), and ``check_answer`` checks each

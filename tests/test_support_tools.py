@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from .conftest import _never_chooses
 from .support.tools import require_tool
 
 
@@ -78,3 +79,22 @@ def test_a_failed_install_says_what_is_skipped(tmp_path: Path) -> None:
     said, ran = apt_tools(tmp_path, "wrk:wrk", apt_get_status=100)
     assert said == "installing Debian's wrk\nskipped\n"
     assert ran == "update -qq\n"
+
+
+@pytest.mark.parametrize(
+    ("chosen", "never"),
+    [
+        ("not client_side", True),
+        ("not serial and not client_side and not server and not fuzz", True),  # make test's
+        ("not (server or client_side)", True),
+        ("slow and not client_side", True),
+        ("client_side", False),
+        ("not serial", False),
+        ("not client_side or slow", False),  # a test marked slow too is chosen
+        ("not (client_side and slow)", False),
+    ],
+)
+def test_a_module_is_left_uncollected_only_where_none_of_its_tests_is_chosen(
+    chosen: str, never: bool
+) -> None:
+    assert _never_chooses(chosen, "client_side") is never
