@@ -30,6 +30,7 @@ import datetime
 import gc
 import os
 import shutil
+import sys
 import tempfile
 from typing import Any
 
@@ -212,6 +213,19 @@ def child_exit(server: Any, child: Any) -> None:
         from prometheus_client import multiprocess
 
         multiprocess.mark_process_dead(child.pid, _metrics_dir)
+
+
+def worker_exit(server: Any, worker: Any) -> None:
+    """A worker, once gunicorn's own exit work is done, ends as a forked child should: with
+    ``os._exit``, its exit status kept, its output flushed (every log handler flushes each
+    record; ``logging.shutdown`` here hung a worker that had answered). The teardown, inherited
+    from the master, ran into gevent's patched threading module, already torn down, and printed
+    tracebacks for each worker on every stop (a rolling restart's, Ctrl-C's)."""
+    ending = sys.exc_info()[1]  # gunicorn calls this while the worker's SystemExit unwinds
+    status = ending.code if isinstance(ending, SystemExit) else 0
+    sys.stdout.flush()
+    sys.stderr.flush()
+    os._exit(status or 0 if isinstance(status, int | None) else 1)  # as sys.exit(status) would
 
 
 def on_exit(server: Any) -> None:

@@ -221,6 +221,26 @@ def pids_with_files(directory: Path) -> set[str]:
 
 @pytest.mark.slow
 @pytest.mark.server
+@pytest.mark.parametrize(
+    ("how", "stop"),
+    [(os.kill, signal.SIGTERM), (os.killpg, signal.SIGINT)],
+    ids=["SIGTERM to the master, as an orchestrator stops it", "Ctrl-C in a terminal"],
+)
+def test_a_server_stops_cleanly(how: Any, stop: signal.Signals) -> None:
+    """A stop logs the worker's exit and no traceback (gevent's patched threading, torn down
+    with the worker's interpreter, printed two per worker), status 0. One worker, which has
+    answered: a worker still booting misses a stop signal (gunicorn's handlers not yet set)."""
+    with live_server.gunicorn(workers=1) as running:
+        assert get(running.url + "/v1/score", EXAMPLE) == 200
+        how(running.pid, stop)
+        assert running.process.wait(timeout=15) == 0
+        log = running.log()
+    assert log.count("Worker exiting") == 1 and "Shutting down: Master" in log, log
+    assert "Traceback" not in log and "Exception ignored" not in log, log
+
+
+@pytest.mark.slow
+@pytest.mark.server
 def test_metrics_add_up_across_workers_and_a_replaced_one(tmp_path: Path) -> None:
     directory = tmp_path / "metrics"
     env = {"PROMETHEUS_MULTIPROC_DIR": str(directory)}
