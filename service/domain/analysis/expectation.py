@@ -191,9 +191,9 @@ def _suit_moves(key: int, room: list[int]) -> Moves:
     """One suit's moves: read from its neighbours' entries in the table (a tile more or less;
     ``_melded_moves`` for a suit beside the melds); counted in one pass (``distance.moves``)
     where the table does not reach (a suit of 14 tiles and more)."""
-    found = _SUIT_MOVES.get(key)
-    if found is not None:
-        return found
+    number = _SUIT_MOVES.number(key)
+    if number >= 0:
+        return _SUIT_MOVES.moves[number]
     made: Moves | None = None
     if TABLE:
         made = _tabled_moves(key) if key < WHOLE_SUITS else _melded_moves(key, room)
@@ -225,10 +225,10 @@ def _exact_moves(key: int, room: list[int]) -> Moves:
     found = _suit_moves(key, room)
     if not found[LOOSE]:
         return found
-    counted = _SUIT_MOVES.get(key + _COUNTED)
-    if counted is None:
-        counted = _SUIT_MOVES.put(key + _COUNTED, _counted_moves(key, room))
-    return counted
+    number = _SUIT_MOVES.number(key + _COUNTED)
+    if number >= 0:
+        return _SUIT_MOVES.moves[number]
+    return _SUIT_MOVES.put(key + _COUNTED, _counted_moves(key, room))
 
 
 def _tabled_moves(key: int) -> Moves | None:
@@ -324,9 +324,40 @@ def _melded_moves(key: int, room: list[int]) -> Moves | None:
     return made
 
 
+class _KeptMoves:
+    """Suits' moves by key, at most ``size``: ``memo.Memo``'s policy (emptied when full), the
+    keys numbered by an ``Index`` (a key read as a native word: no int boxed, no dict probed,
+    where a request looks up a few hundred suits)."""
+
+    __slots__ = ("index", "moves", "size")
+
+    def __init__(self, size: int) -> None:
+        self.size: Final = size
+        self.index = Index()
+        self.moves: list[Moves] = []
+
+    def number(self, key: i64) -> i64:
+        """The key's number in ``moves``, -1 when it has none."""
+        return self.index.get(key, 0)
+
+    def put(self, key: i64, made: Moves) -> Moves:
+        """A key not kept (``number`` -1), kept."""
+        if len(self.moves) >= self.size:
+            self.cache_clear()
+        index = self.index
+        index.put(index.slot(key, 0), key, 0, len(self.moves))
+        self.moves.append(made)
+        return made
+
+    def cache_clear(self) -> None:
+        """As ``functools`` caches have it, so that benchmarks can start cold."""
+        self.index = Index()
+        self.moves = []
+
+
 # Suits met by searches, with their masks: ~300 bytes an entry; bounded as every table keyed
 # by client input is (memo.py).
-_SUIT_MOVES: Final[Memo[int, Moves]] = Memo(50_000)
+_SUIT_MOVES: Final = _KeptMoves(50_000)
 
 
 def _joined(a: Moves, b: Moves) -> Moves:
