@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any, Final
 
 from .domain.analysis.analysis import Analysis, Discard, Expectation
-from .domain.analysis.expectation import Figures, Model
+from .domain.analysis.expectation import Figures, Model, shown
 from .domain.analysis.waits import Wait
 from .domain.memo import IntMemo
 from .domain.records.replay import Replayed
@@ -230,13 +230,13 @@ def _figures(figures: Figures | None) -> dict[str, Any] | None:
     if figures is None:
         return None
     return {
-        "win_probability": round(figures.win_probability, 4),
-        "ready_probability": round(figures.ready_probability, 4),
-        "expected_score": round(figures.expected_score, 4),
-        "score_if_win": None if figures.score_if_win is None else round(figures.score_if_win, 4),
+        "win_probability": shown(figures.win_probability),
+        "ready_probability": shown(figures.ready_probability),
+        "expected_score": shown(figures.expected_score),
+        "score_if_win": None if figures.score_if_win is None else shown(figures.score_if_win),
         "win_by": {
-            "self_draw": round(figures.self_draw, 4),
-            "discard": round(figures.discard, 4),
+            "self_draw": shown(figures.self_draw),
+            "discard": shown(figures.discard),
         },
     }
 

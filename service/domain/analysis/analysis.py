@@ -34,6 +34,7 @@ from .expectation import (
     Search,
     expect,
     fits_whole,
+    shown,
 )
 from .waits import Wait, scored_wait, ways_to_win
 
@@ -192,7 +193,7 @@ def _objective(figures: Figures | None, model: Model) -> float:
     value = (
         figures.win_probability if model.objective == "win_probability" else figures.expected_score
     )
-    return -round(value, 4)
+    return -shown(value)
 
 
 def _expected(
