@@ -1069,57 +1069,51 @@ def _solve(graph: _Graph, model: Model, pause: Pause | None) -> tuple[float, flo
 TIE: Final = 1e-9  # figures this close are one figure: plays alike are told apart further on
 
 
+# A hand's figures in ``Plays.now``, from FIGURES times its number.
+FIGURES: Final = 4
+FIRST: Final = 0
+SECOND: Final = 1
+READY: Final = 2
+SELF_DRAWN: Final = 3
+
+
 class Plays:
     """Each hand's figures under its best play with the draws left so far, in the order plays
-    are compared: the objective (``first``: expected score, or chance of winning), the other
-    of the two (``second``), the chance of being ready, the chance of winning by self-draw.
+    are compared: the objective (``FIRST``: expected score, or chance of winning), the other
+    of the two (``SECOND``), the chance of being ready, the chance of winning by self-draw.
     Plays equal by all four have the same figures but the split of the win's ways, so the
     figures reported never depend on the order plays are tried in.
 
-    Each figure is a vector of unboxed floats, one entry a hand, and the next draw writes a
-    second set (``then_*``): the two take turns, so a draw makes no objects. ``best`` holds
-    each 14-tile hand's best discard as the draw finds it.
+    The figures are one vector of unboxed floats, a hand's four side by side at ``FIGURES``
+    times its number (one vector, not one a figure: the draw's loop holds fewer in registers),
+    and the next draw writes a second (``then``): the two take turns, so a draw makes no
+    objects. ``best`` holds each 14-tile hand's best discard as the draw finds it.
     """
 
-    __slots__ = (
-        "best",
-        "by_chance",
-        "first",
-        "ready",
-        "second",
-        "self_drawn",
-        "then_first",
-        "then_ready",
-        "then_second",
-        "then_self_drawn",
-    )
+    __slots__ = ("best", "by_chance", "now", "then")
 
     def __init__(self, by_chance: bool, distance: vec[i64], drawn: int) -> None:
         self.by_chance = by_chance
-        zeros = vec[float]([0.0] * len(distance))
-        self.first = zeros
-        self.second = zeros[:]
-        self.ready = vec[float]([1.0 if d == 1 else 0.0 for d in distance])
-        self.self_drawn = zeros[:]
-        self.then_first = zeros[:]
-        self.then_second = zeros[:]
-        self.then_ready = zeros[:]
-        self.then_self_drawn = zeros[:]
+        self.then = vec[float]([0.0] * (FIGURES * len(distance)))
+        now = self.then[:]
+        for i in range(len(distance)):
+            if distance[i] == 1:
+                now[FIGURES * i + READY] = 1.0
+        self.now = now
         self.best = vec[i64]([-1] * drawn)
 
     def turn(self) -> None:
         """The figures the draw wrote become the hands' figures."""
-        self.first, self.then_first = self.then_first, self.first
-        self.second, self.then_second = self.then_second, self.second
-        self.ready, self.then_ready = self.then_ready, self.ready
-        self.self_drawn, self.then_self_drawn = self.then_self_drawn, self.self_drawn
+        self.now, self.then = self.then, self.now
 
     def figures(self, i: int) -> tuple[float, float, float, float]:
         """Hand ``i``'s figures: self-draw and discard win chances, expected score, ready."""
-        first, second = self.first[i], self.second[i]
+        at = FIGURES * i
+        now = self.now
+        first, second = now[at + FIRST], now[at + SECOND]
         chance, value = (first, second) if self.by_chance else (second, first)
-        self_drawn = self.self_drawn[i]
-        return self_drawn, chance - self_drawn, value, self.ready[i]
+        self_drawn = now[at + SELF_DRAWN]
+        return self_drawn, chance - self_drawn, value, now[at + READY]
 
 
 def _tie_better(
@@ -1174,12 +1168,9 @@ def _draw(
     graph: _Graph, chances: vec[float], stays: vec[float], plays: Plays, met: i64, several: vec[i64]
 ) -> None:
     """One more draw: the best discard of each 14-tile hand with ``several``, then the draws
-    of each of the first ``met`` hands weighed. Plays are told apart by ``first`` alone
+    of each of the first ``met`` hands weighed. Plays are told apart by ``FIRST`` alone
     unless it ties (``_tie_better`` then): most comparisons end there, without a call."""
-    first = plays.first
-    second = plays.second
-    ready = plays.ready
-    self_drawn = plays.self_drawn
+    now = plays.now
     children = graph.children
     best = plays.best
     child_ends = graph.child_ends
@@ -1189,19 +1180,20 @@ def _draw(
             start = child_ends[drawn - 1]
         end = child_ends[drawn]
         chosen = children[start]
-        top = first[chosen]
+        top = now[FIGURES * chosen]
         for place in range(start + 1, end):
             child = children[place]
-            value = first[child]
+            at = FIGURES * child
+            value = now[at]
             if value > top + TIE or (
                 value >= top - TIE
                 and _tie_better(
-                    second[child],
-                    ready[child],
-                    self_drawn[child],
-                    second[chosen],
-                    ready[chosen],
-                    self_drawn[chosen],
+                    now[at + SECOND],
+                    now[at + READY],
+                    now[at + SELF_DRAWN],
+                    now[FIGURES * chosen + SECOND],
+                    now[FIGURES * chosen + READY],
+                    now[FIGURES * chosen + SELF_DRAWN],
                 )
             ):
                 chosen = child
@@ -1212,15 +1204,13 @@ def _draw(
     starts = graph.starts
     ends = graph.ends
     by_chance = plays.by_chance
-    then_first = plays.then_first
-    then_second = plays.then_second
-    then_ready = plays.then_ready
-    then_self_drawn = plays.then_self_drawn
+    then = plays.then
     for i in range(met):
-        here_first = first[i]
-        here_second = second[i]
-        here_ready = ready[i]
-        here_self = self_drawn[i]
+        here = FIGURES * i
+        here_first = now[here]
+        here_second = now[here + SECOND]
+        here_ready = now[here + READY]
+        here_self = now[here + SELF_DRAWN]
         stay = stays[i]
         a_first = stay * here_first
         a_second = stay * here_second
@@ -1237,24 +1227,25 @@ def _draw(
             if node >= 0:
                 other = best[node]
                 if other >= 0:
-                    value = first[other]
+                    at = FIGURES * other
+                    value = now[at]
                     if value > here_first + TIE or (
                         value >= here_first - TIE
                         and _tie_better(
-                            second[other],
-                            ready[other],
-                            self_drawn[other],
+                            now[at + SECOND],
+                            now[at + READY],
+                            now[at + SELF_DRAWN],
                             here_second,
                             here_ready,
                             here_self,
                         )
                     ):
                         taken_first = value
-                        taken_second = second[other]
-                        taken_ready = ready[other]
-                        taken_self = self_drawn[other]
+                        taken_second = now[at + SECOND]
+                        taken_ready = now[at + READY]
+                        taken_self = now[at + SELF_DRAWN]
             won = wins[edge]
-            # A win taken or passed by ``first`` alone unless it ties (``_win_taken``'s first
+            # A win taken or passed by ``FIRST`` alone unless it ties (``_win_taken``'s first
             # test, here without a call: most wins are decided by it).
             win_first = 1.0 if by_chance else won
             if won >= 0 and (
@@ -1275,43 +1266,47 @@ def _draw(
             a_second += p * taken_second
             a_ready += p * taken_ready
             a_self += p * taken_self
-        then_first[i] = a_first
-        then_second[i] = a_second
-        then_ready[i] = a_ready
-        then_self_drawn[i] = a_self
+        then[here] = a_first
+        then[here + SECOND] = a_second
+        then[here + READY] = a_ready
+        then[here + SELF_DRAWN] = a_self
     plays.turn()
 
 
 def _others(offered: list[list[tuple[float, float]]], plays: Plays, met: i64) -> None:
     """The three others' discards, before the draw: each a winning tile with its chance, won
     on (a win is ready, not self-drawn) or let pass, in place, for the first ``met`` hands."""
-    first = plays.first
-    second = plays.second
-    ready = plays.ready
-    self_drawn = plays.self_drawn
+    now = plays.now
     by_chance = plays.by_chance
     for i in range(met):
         wins = offered[i]
         if not wins:
             continue
+        here = FIGURES * i
         for _ in range(OTHERS):
-            here_first = first[i]
-            here_second = second[i]
-            here_ready = ready[i]
+            here_first = now[here]
+            here_second = now[here + SECOND]
+            here_ready = now[here + READY]
             stay = 1.0
             a_first = a_second = a_ready = 0.0
             for p, won in wins:
                 if p > 0 and _win_taken(
-                    by_chance, won, False, here_first, here_second, here_ready, self_drawn[i]
+                    by_chance,
+                    won,
+                    False,
+                    here_first,
+                    here_second,
+                    here_ready,
+                    now[here + SELF_DRAWN],
                 ):
                     stay -= p
                     a_first += p * (1.0 if by_chance else won)
                     a_second += p * (won if by_chance else 1.0)
                     a_ready += p
-            first[i] = a_first + stay * here_first
-            second[i] = a_second + stay * here_second
-            ready[i] = a_ready + stay * here_ready
-            self_drawn[i] = stay * self_drawn[i]
+            now[here] = a_first + stay * here_first
+            now[here + SECOND] = a_second + stay * here_second
+            now[here + READY] = a_ready + stay * here_ready
+            now[here + SELF_DRAWN] = stay * now[here + SELF_DRAWN]
 
 
 # --- The entry point -----------------------------------------------------------------------
