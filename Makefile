@@ -65,10 +65,12 @@ typecheck: venv
 # interpreted in both builds; the tests marked client_side (the browser's and the client apps'),
 # which judge the page's scripts and the contract, the same files in both builds; and the
 # fuzzing (marked fuzz), which sets compiled code against interpreted oracles and is strictest
-# where mypyc checks the types: on the build the image ships. A plain `pytest` runs everything
-# in one process.
+# where mypyc checks the types: on the build the image ships; and the expected score's sweeps
+# (marked sweep: its searches held to oracles or whole reviewed games over many hands), tens of
+# seconds each on the pure build, which keeps every smaller test of the same source. A plain
+# `pytest` runs everything in one process.
 EVERY_CORE := -n auto --dist loadgroup -m "not serial"
-ON_BOTH    := -n auto --dist loadgroup -m "not serial and not client_side and not server and not fuzz"
+ON_BOTH    := -n auto --dist loadgroup -m "not serial and not client_side and not server and not fuzz and not sweep"
 ALONE      := -m serial tests/test_serving.py tests/test_faults.py  # conftest.py: SERIAL_MODULES
 PYTEST_COMPILED := cd build/compiled && ../../$(BIN)/pytest -p no:cacheprovider
 

@@ -352,6 +352,7 @@ def _without(counts: list[int], tile: int) -> list[int]:
     return rest
 
 
+@pytest.mark.sweep
 def test_shanten_from_0_to_6_meets_its_definition() -> None:
     # A fixed draw of hands (seeded, so the spread below holds every run): random deals and
     # worked-over winning shapes, with melds, under each exclusion of the irregular forms. One

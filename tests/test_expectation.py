@@ -404,7 +404,7 @@ TEN_TO_THIRTEEN = [
 
 
 @pytest.mark.parametrize(("hand", "rules", "visible"), TEN_TO_THIRTEEN)
-@pytest.mark.parametrize("draws_left", [1, 2])
+@pytest.mark.parametrize("draws_left", [1, pytest.param(2, marks=pytest.mark.sweep)])
 def test_bounded_search_is_the_optimum_of_its_own_moves(
     hand: dict[str, Any], rules: dict[str, Any], visible: str, draws_left: int
 ) -> None:
@@ -432,6 +432,7 @@ def test_whole_search_of_a_real_hand_is_the_models_optimum(
         _close(_search(body, model), Oracle(body, model).figures())
 
 
+@pytest.mark.sweep
 def test_whole_search_with_two_draws_of_thirteen_tiles_is_the_models_optimum() -> None:
     """13 tiles, two draws: every play searched, as ``expect`` does below the count, is the
     oracle's optimum (on a wall of the hand's own kinds and its waits, which the oracle can
@@ -676,6 +677,7 @@ def test_a_best_discard_whose_tiles_alone_do_not_fit_keeps_its_first_figures() -
     assert all(d.expected is not None for d in found)
 
 
+@pytest.mark.sweep
 @pytest.mark.parametrize(
     "body",
     [
@@ -905,6 +907,7 @@ def test_a_suits_moves_are_its_neighbours_distances(
             assert bool(keep[index] >> place & 1) == kept, (place, index)
 
 
+@pytest.mark.sweep
 @pytest.mark.slow
 def test_the_models_bias_against_the_game_is_measured() -> None:
     """bench/expect_bias.py plays the service's own choices against a shuffled wall: a

@@ -67,6 +67,7 @@ def figures(entry: dict[str, Any]) -> dict[str, Any]:
     return {key: entry[key] for key in ("shanten", "useful_remaining", "expected")}
 
 
+@pytest.mark.sweep
 @pytest.mark.parametrize("index", [0, 1])
 def test_each_decision_s_figures_are_its_position_s(index: int) -> None:
     """Sent to its endpoint, a decision's position answers its figures: a discard's played
@@ -119,6 +120,7 @@ def test_a_discard_s_position_is_the_generator_s(index: int) -> None:
         assert record_event == {"seat": position.seat, "discard": decision["played"]}
 
 
+@pytest.mark.sweep
 @pytest.mark.parametrize("objective", ["expected_score", "win_probability"])
 def test_the_best_is_best_by_the_objective_and_the_rank_counts_those_better(
     objective: str,
@@ -373,6 +375,7 @@ def test_a_seat_s_outlook_is_kept_within_its_cap() -> None:
     assert kept.get(hand, (), "S", rules) is not again
 
 
+@pytest.mark.sweep
 def test_a_meld_claimed_and_the_discard_after_it_are_searched_once() -> None:
     """A pung or chow claimed asks /v1/discards of the position the discard after it is made
     in: that decision's options are the claim's own answer (the same figures, not searched
@@ -392,6 +395,7 @@ def test_a_meld_claimed_and_the_discard_after_it_are_searched_once() -> None:
     assert repeated == 7
 
 
+@pytest.mark.sweep
 def test_every_ending_is_reviewed(monkeypatch: pytest.MonkeyPatch) -> None:
     """A record of each ending (robbing a kong, the last tile, a kong's replacement, Heaven,
     Earth, a washout, ...) reviews every known seat: each discard a decision, each claim
