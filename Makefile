@@ -41,6 +41,16 @@ $(VENV)/.dev: pyproject.toml service/__init__.py $(VENV)/.created
 
 venv: $(VENV)/.dev
 
+# The compiler toolchain (mypy with mypyc, setuptools), hash-checked from requirements-build.lock
+# in a venv of its own, as the image's build stage has it: the compile starts a few seconds in,
+# beside the dev install, not after it.
+TOOLCHAIN := build/toolchain
+$(TOOLCHAIN)/.installed: requirements-build.lock
+	rm -rf $(TOOLCHAIN)
+	$(PYTHON) -m venv $(TOOLCHAIN)
+	$(TOOLCHAIN)/bin/pip install --quiet --require-hashes --no-deps -r requirements-build.lock
+	touch $@
+
 # zj-serve checks every setting (one line on a bad one), then becomes gunicorn.
 serve: $(VENV)/.serve
 	@PORT=$(PORT) $(BIN)/zj-serve --config gunicorn.conf.py 'service:create_app()'
@@ -84,16 +94,16 @@ test:
 test-pure: lint typecheck test-tools
 	nice -n 5 $(BIN)/pytest $(ON_BOTH)
 
-compiled: venv
-	bash scripts/compile.sh $(BIN)/python
+compiled: $(TOOLCHAIN)/.installed
+	bash scripts/compile.sh $(TOOLCHAIN)/bin/python
 
 # service/domain/analysis/suits.bin, the suits' distances (committed; made again only if
 # distance.py's pass changes): counted by the compiled build.
-suit-table: compiled
+suit-table: compiled venv
 	cd build/compiled && PYTHONPATH=. ../../$(BIN)/python ../../scripts/suit_table.py
 
 # The compiled build's suite but the drills (make test).
-compiled-suite: compiled test-tools
+compiled-suite: compiled venv test-tools
 	$(PYTEST_COMPILED) $(EVERY_CORE)
 
 test-compiled: compiled-suite
@@ -128,7 +138,7 @@ test-tools:
 	@$(APT_TOOLS) "chromium, a Chinese font, node or npm is not installed: their tests are skipped (failed with CI set)" \
 		chromium:chromium fonts-noto-cjk:zh-font nodejs:node npm:npm
 
-bench: compiled bench-tools
+bench: compiled venv bench-tools
 	cd build/compiled && ../../$(BIN)/python -m bench
 
 load: venv bench-tools

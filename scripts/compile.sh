@@ -4,10 +4,11 @@
 # everything else (tests, bench, configs) links back here. pytest, the benchmarks or gunicorn
 # started from build/compiled exercise the shipped build; the source tree stays pure Python.
 #
-# Usage: bash scripts/compile.sh [python]   (default .venv/bin/python, with mypy and setuptools)
+# Usage: bash scripts/compile.sh [python]   (default build/toolchain/bin/python: the toolchain of
+# requirements-build.lock, mypy with mypyc and setuptools, that `make compiled` installs)
 set -euo pipefail
 cd "$(dirname "$0")/.."
-python=${1:-.venv/bin/python}
+python=${1:-build/toolchain/bin/python}
 out=build/compiled
 
 # setuptools packs build/lib.* whole: a module moved or removed since the last build would
