@@ -37,8 +37,21 @@ Joined = TypeVar("Joined")
 _FOLD: Final = (1 << 31) - 1
 _SPREAD: Final = 0x5BD1E995
 _PLACES: Final = 256  # a new index's places, a power of two (doubled when half full)
-_ZEROS: Final = vec[i64]([0] * _PLACES)
-_EMPTY: Final = vec[i64]([-1] * _PLACES)
+# An index's vectors are copies of the first places of this one (a copy is one memcpy; one
+# made from a list of that many ints cost ~13 instructions a place, and an index's growth was
+# 2-4% of an expected score's instructions, most in the largest requests). Made anew when an
+# index outgrows it, so it holds the places of the largest index made: an outlook's hands,
+# which a request's budget of states bounds (1 MB after `make bench`'s expected scores).
+_BLANK: Final = [vec[i64]([-1] * _PLACES)]
+
+
+def _blank(places: i64) -> vec[i64]:
+    """A vector of ``places`` -1s (``places`` a power of two)."""
+    blank = _BLANK[0]
+    if len(blank) < places:
+        blank = vec[i64]([-1] * places)
+        _BLANK[0] = blank
+    return blank[:places]
 
 
 class Index:
@@ -52,9 +65,9 @@ class Index:
 
     def __init__(self) -> None:
         self.mask: i64 = _PLACES - 1
-        self.lows = _ZEROS[:]  # (copied: a copy is one memcpy)
-        self.highs = _ZEROS[:]
-        self.numbers = _EMPTY[:]  # -1: an empty slot
+        self.lows = _blank(_PLACES)  # (read only where ``numbers`` has a number)
+        self.highs = _blank(_PLACES)
+        self.numbers = _blank(_PLACES)  # -1: an empty slot
         self.size: i64 = 0
 
     def slot(self, low: i64, high: i64) -> i64:
@@ -86,9 +99,9 @@ class Index:
         lows, highs, numbers = self.lows, self.highs, self.numbers
         capacity = 2 * len(numbers)
         mask: i64 = capacity - 1
-        new_lows = vec[i64]([0] * capacity)
-        new_highs = vec[i64]([0] * capacity)
-        new_numbers = vec[i64]([-1] * capacity)
+        new_lows = _blank(capacity)
+        new_highs = _blank(capacity)
+        new_numbers = _blank(capacity)
         for at in range(len(numbers)):
             number = numbers[at]
             if number >= 0:

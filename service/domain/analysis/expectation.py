@@ -580,16 +580,15 @@ def _regular(first: Moves, second: Moves, index: i64) -> tuple[i64, i64, i64, i6
         index_b = index - index_a
         if index_b <= 9 and not index_a & index_b & 1:  # one pair only
             total = first[COST + index_a] + second[COST + index_b]
-            bit = (loose_first >> index_a | loose_second >> index_b) & 1
             if total < distance:
                 distance = total
                 lower = first[LOWER + index_a] | second[LOWER + index_b]
                 keep = first[KEEP + index_a] | second[KEEP + index_b]
-                loose = bit
+                loose = (loose_first >> index_a | loose_second >> index_b) & 1
             elif total == distance and total < FAR:
                 lower |= first[LOWER + index_a] | second[LOWER + index_b]
                 keep |= first[KEEP + index_a] | second[KEEP + index_b]
-                loose |= bit
+                loose |= (loose_first >> index_a | loose_second >> index_b) & 1
         index_a += 1
     return distance, lower, keep, loose
 
