@@ -748,16 +748,19 @@ class _Graph:
     hand after its draw, and the 13-tile hands its discards leave).
 
     A 13-tile hand is kept as two machine words (``lows``, ``highs``: ``words``), found by
-    the row of its moves in the outlook (``at_row``: its number here, as a 14-tile hand's;
-    one look-up finds a hand's moves and its place). Its draws are edges, kept flat
-    (``tiles``, ``left``, ``nodes``, ``wins``; the hand's from ``starts`` to ``ends``, listed
-    one hand after another): the tile, its copies left to draw, the drawn hand's index (-1:
-    the only discard tried is the drawn tile, which leaves the hand as it was) and its score
-    won by self-draw (-1: no win). Any draw not listed is discarded again. A 14-tile hand's
-    children (the hands its discards leave) are kept flat alike. A ready hand also lists the
-    discards it wins on, ``(copies left, score)``, when the others' discards are won on at all
-    (``offered``). Flat vectors of numbers, where a tuple per edge and a list per hand were
-    made, leave the cyclic collector little to walk.
+    the row of its moves in the outlook (``at_row``: its number here; a 14-tile hand's, where
+    a draw to it leads; one look-up finds a hand's moves and its place). Its draws are edges,
+    kept flat (``tiles``, ``left``, ``nodes``, ``wins``; the hand's from ``starts`` to
+    ``ends``, listed one hand after another): the tile, its copies left to draw, where the
+    draw leads (-1: the only discard tried is the drawn tile, which leaves the hand as it
+    was; ``-2 - n``: 14-tile hand ``n``; ``h`` >= 0: the drawn hand's only discard, which
+    leaves 13-tile hand ``h``) and its score won by self-draw (-1: no win). Any draw not
+    listed is discarded again. A 14-tile hand's children (the hands its discards leave) are
+    kept flat alike; one with a single discard makes no node (but counts in ``states``): the
+    solve reads the hand it leaves straight (~2 in 5 of a big bounded search's 14-tile
+    hands). A ready hand also lists the discards it wins on, ``(copies left, score)``, when
+    the others' discards are won on at all (``offered``). Flat vectors of numbers, where a
+    tuple per edge and a list per hand were made, leave the cyclic collector little to walk.
     """
 
     def __init__(self, outlook: Outlook, copies: list[int], model: Model) -> None:
@@ -787,11 +790,12 @@ class _Graph:
         # a hand reached with no draw left lists none.
         self.depth = vec[i64]()
         self.listed: i64 = 0  # the hands whose draws are listed, in that order
+        self.single: i64 = 0  # the 14-tile hands with one discard (made no node)
         self.reaching: i64 = 0  # the depth of the hand whose draws are being listed
 
     @property
     def states(self) -> int:
-        return len(self.lows) + len(self.child_ends)
+        return len(self.lows) + len(self.child_ends) + self.single
 
     @property
     def concealed(self) -> int:
@@ -811,7 +815,7 @@ class _Graph:
 
     def _grow(self) -> None:
         """One hand more, within the budget (so ``states`` never exceeds it)."""
-        if len(self.lows) + len(self.child_ends) >= self.budget:
+        if len(self.lows) + len(self.child_ends) + self.single >= self.budget:
             raise _TooMany
 
     def lefts(self, low: i64, high: i64) -> vec[i64]:
@@ -880,18 +884,27 @@ class _Graph:
         return number
 
     def after_draw(self, low: i64, high: i64, row: i64, discards: i64) -> i64:
-        """The number of a 14-tile hand (its moves at ``row``) and the hands its ``discards``
-        (a mask) leave."""
+        """Where a draw to a 14-tile hand (its moves at ``row``) leads: ``-2 - n``, the hand
+        listed as node ``n`` with the hands its ``discards`` (a mask) leave; or, when it has a
+        single discard, the hand it leaves."""
         found = self._at(row)
-        if found >= 0:
+        if found != -1:
             return found
         self._grow()
+        if discards and not discards & (discards - 1):
+            self.single += 1  # (before its hand is listed, as a node is: the same budget)
+            tile: i64 = 0
+            while not discards >> tile & 1:
+                tile += 1
+            straight = self.hand(low - _LOW_UNIT[tile], high - _HIGH_UNIT[tile])
+            self.at_row[row] = straight
+            return straight
         number: i64 = len(self.child_ends)
-        self.at_row[row] = number
+        self.at_row[row] = -2 - number
         self.child_ends = append(self.child_ends, 0)
         # One by one (``hand`` lists no children): a vector extended from a list asks it for
         # a buffer first, and its refusal formats an error message, ~1,700 instructions.
-        tile: i64 = 0
+        tile = 0
         while discards:
             if discards & 1:
                 child = self.hand(low - _LOW_UNIT[tile], high - _HIGH_UNIT[tile])
@@ -899,7 +912,7 @@ class _Graph:
             discards >>= 1
             tile += 1
         self.child_ends[number] = len(self.children)
-        return number
+        return -2 - number
 
 
 _POWERS: Final = vec[i64]([5**place for place in range(9)])
@@ -1042,7 +1055,7 @@ def _solve(graph: _Graph, model: Model, pause: Pause | None) -> tuple[float, flo
         else []
     )
     plays = Plays(model.objective == "win_probability", graph.distance, len(graph.child_ends))
-    several = _several(graph, plays.best)
+    several = _several(graph)
     # A hand first reached after d draws is met with at most draws_left - d left: the hands
     # are listed by the draws it takes to reach them, so those that can still be met with
     # ``left`` are the first ``within[draws_left - left]``. The others' figures are left as
@@ -1146,18 +1159,15 @@ def _win_taken(
     return not _tie_better(second, ready, self_a, won if by_chance else 1.0, 1.0, way)
 
 
-def _several(graph: _Graph, best: vec[i64]) -> vec[i64]:
-    """The 14-tile hands with more than one discard; each other one's only discard is its
-    best at every draw, written in ``best`` once (``_draw`` compares the several's)."""
-    children = graph.children
+def _several(graph: _Graph) -> vec[i64]:
+    """The 14-tile hands whose best discard ``_draw`` finds at every draw: the nodes with a
+    discard, several each (one with a single discard makes no node: ``_Graph.after_draw``)."""
     child_ends = graph.child_ends
     several = vec[i64]()
     start: i64 = 0
     for drawn in range(len(child_ends)):
         end = child_ends[drawn]
-        if end - start == 1:
-            best[drawn] = children[start]
-        elif end > start:
+        if end > start:
             several = append(several, drawn)
         start = end
     return several
@@ -1222,27 +1232,27 @@ def _draw(
             taken_second = here_second
             taken_ready = here_ready
             taken_self = here_self
-            node = nodes[edge]
-            if node >= 0:
-                other = best[node]
-                if other >= 0:
-                    at = FIGURES * other
-                    value = now[at]
-                    if value > here_first + TIE or (
-                        value >= here_first - TIE
-                        and _tie_better(
-                            now[at + SECOND],
-                            now[at + READY],
-                            now[at + SELF_DRAWN],
-                            here_second,
-                            here_ready,
-                            here_self,
-                        )
-                    ):
-                        taken_first = value
-                        taken_second = now[at + SECOND]
-                        taken_ready = now[at + READY]
-                        taken_self = now[at + SELF_DRAWN]
+            other = nodes[edge]  # the hand the draw leads to (-1: none), or a node (below -1)
+            if other < -1:
+                other = best[-2 - other]
+            if other >= 0:
+                at = FIGURES * other
+                value = now[at]
+                if value > here_first + TIE or (
+                    value >= here_first - TIE
+                    and _tie_better(
+                        now[at + SECOND],
+                        now[at + READY],
+                        now[at + SELF_DRAWN],
+                        here_second,
+                        here_ready,
+                        here_self,
+                    )
+                ):
+                    taken_first = value
+                    taken_second = now[at + SECOND]
+                    taken_ready = now[at + READY]
+                    taken_self = now[at + SELF_DRAWN]
             won = wins[edge]
             # A win taken or passed by ``FIRST`` alone unless it ties (``_win_taken``'s first
             # test, here without a call: most wins are decided by it).
