@@ -84,6 +84,10 @@ def _carrying(marks: set[str]) -> Callable[..., bool]:
     return lambda name, **_: name in marks
 
 
+# The marks of tests that take seconds each: the fuzzing, the expected score's sweeps, the rest.
+LONG_MARKS = ("fuzz", "sweep", "slow")
+
+
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     astray = [
         item.nodeid
@@ -103,6 +107,10 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     ]
     if unmarked:
         raise pytest.UsageError(f"not marked as conftest.py's MARKED_MODULES says: {unmarked}")
+    # Longest first: pytest-xdist hands out the tests in this order (after its groups, biggest
+    # first), so a worker that starts a long test last does not finish alone while the others
+    # idle. The order is otherwise kept: the sort is stable.
+    items.sort(key=lambda item: not any(item.get_closest_marker(mark) for mark in LONG_MARKS))
 
 
 def pytest_report_header(config: pytest.Config) -> str | None:

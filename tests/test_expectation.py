@@ -941,6 +941,7 @@ def test_a_whole_suits_moves_read_from_the_table_are_its_counted_moves(
     assert list(_suit_moves(key, [4] * 34))[:31] == [*expected, 0]  # none loose
 
 
+@pytest.mark.sweep
 @settings(max_examples=400, deadline=None)
 @given(
     st.integers(0, 3),
@@ -1035,6 +1036,7 @@ def _melded_copies(melds: tuple[Meld, ...]) -> list[int]:
     return copies
 
 
+@pytest.mark.sweep
 @settings(max_examples=200, deadline=None)
 @given(st.one_of(_whole_hands().map(lambda counts: (counts, ())), _melded_hands()),
        st.integers(0, 33))  # fmt: skip
