@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from .conftest import _never_chooses
+from .conftest import _never_chooses, pytest_collection_modifyitems
 from .support.tools import require_tool
 
 
@@ -110,3 +110,28 @@ def test_a_module_is_left_uncollected_only_where_none_of_its_tests_is_chosen(
     chosen: str, never: bool
 ) -> None:
     assert _never_chooses(chosen, "client_side") is never
+
+
+class _Collected:
+    """What the collection hook reads of a test: its id, its module's path and its marks."""
+
+    def __init__(self, nodeid: str, *marks: str) -> None:
+        self.nodeid, self.path, self.marks = nodeid, Path(nodeid.split("::")[0]), marks
+
+    def get_closest_marker(self, name: str) -> str | None:
+        return name if name in self.marks else None
+
+
+def test_the_long_tests_are_handed_out_first_and_the_rest_keep_their_order() -> None:
+    items = [
+        _Collected("test_a.py::one"),
+        _Collected("test_a.py::fuzzed", "fuzz"),
+        _Collected("test_b.py::two"),
+        _Collected("test_b.py::swept", "sweep"),
+        _Collected("test_c.py::slow", "slow"),
+        _Collected("test_c.py::three"),
+    ]
+    pytest_collection_modifyitems(items)  # type: ignore[arg-type]
+    assert [item.nodeid.split("::")[1] for item in items] == [
+        "fuzzed", "swept", "slow", "one", "two", "three"
+    ]  # fmt: skip
