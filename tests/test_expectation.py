@@ -19,7 +19,16 @@ from hypothesis import strategies as st
 
 from service import engine
 from service.domain.analysis.analysis import discards, waits_analysis
-from service.domain.analysis.distance import SUIT, Index, Room, distances, moves
+from service.domain.analysis.distance import (
+    SUIT,
+    TABLED,
+    Index,
+    Room,
+    distances,
+    moves,
+    packed_distances,
+    packed_neighbours,
+)
 from service.domain.analysis.expectation import (
     _SUIT_MOVES,
     Figures,
@@ -920,6 +929,33 @@ def test_the_models_bias_against_the_game_is_measured() -> None:
         assert 0 <= row.game_win <= 1 and 0 <= row.model_win <= 1
         assert row.game_score >= row.game_win  # every win scores at least 1
         assert row.model_score >= row.model_win
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.lists(st.integers(0, 4), min_size=9, max_size=9).filter(lambda c: sum(c) <= 15),
+    st.booleans(),
+)
+@example([4, 4, 4, 2, 0, 0, 0, 0, 0], False)  # 14 tiles: a tile more passes the table
+@example([0, 0, 0, 0, 0, 0, 0, 0, 1], False)  # every place before the last holds none
+def test_a_suits_neighbours_in_the_table_are_read_in_one_walk(
+    counts: list[int], honours: bool
+) -> None:
+    """``packed_neighbours`` gives the entries ``packed_distances`` reads for the suit and for
+    each suit a tile more or less of one kind; nothing when a tile more passes the table."""
+    counts = counts[:7] if honours else counts
+    places = len(counts)
+    digits = sum(c * 5**p for p, c in enumerate(counts))
+    found = list(packed_neighbours(digits, places))
+    if sum(counts) >= TABLED:
+        assert found == []
+        return
+    expected = [packed_distances(digits, places)]
+    for place, count in enumerate(counts):
+        expected.append(packed_distances(digits + 5**place, places) if count < 4 else -1)
+        expected.append(packed_distances(digits - 5**place, places) if count else -1)
+    assert found == expected
+    assert min(expected[0], *(e for e in expected if e != -1)) >= 0
 
 
 @settings(max_examples=300, deadline=None)

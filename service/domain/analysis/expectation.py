@@ -51,6 +51,7 @@ from .distance import (
     most_sets,
     moves,
     packed_distances,
+    packed_neighbours,
     suit_counts,
 )
 
@@ -233,37 +234,32 @@ def _exact_moves(key: int, room: list[int]) -> Moves:
 
 def _tabled_moves(key: int) -> Moves | None:
     """A suit the melds leave whole: its moves from its neighbours' entries in the table, a
-    tile more or less (``packed_distances``: read and compared in native ints); None when
+    tile more or less (``packed_neighbours``: read and compared in native ints); None when
     a tile more passes the table's ``TABLED`` tiles (``_suit_moves`` counts it then)."""
     suit: i64 = key // SUIT
-    digits: i64 = key % SUIT
     places: i64 = 9 if suit < 3 else 7
-    now = packed_distances(digits, places)
-    if now < 0:
+    packed = packed_neighbours(key % SUIT, places)
+    if not len(packed):
         return None
+    now = packed[0]
     made = _NO_MOVES[:]
     index: i64 = 0
     while index < 10:
         cost = now >> 4 * index & 15
         made[COST + index] = FAR if cost == 15 else cost
         index += 1
-    rest = digits
     place: i64 = 0
     while place < places:
-        count = rest % 5
-        rest //= 5
         bit = t.bit(9 * suit + place)
-        if count < 4:
-            more = packed_distances(digits + _POWERS[place], places)
-            if more < 0:
-                return None
+        more = packed[1 + 2 * place]
+        if more >= 0:
             index = 0
             while index < 10:
                 if (more >> 4 * index & 15) < (now >> 4 * index & 15):
                     made[LOWER + index] |= bit
                 index += 1
-        if count:
-            less = packed_distances(digits - _POWERS[place], places)
+        less = packed[2 + 2 * place]
+        if less >= 0:
             index = 0
             while index < 10:
                 cost = now >> 4 * index & 15
