@@ -8,7 +8,7 @@ itself, and the server is stopped in a ``finally``.
 A drill passes on what holds on any machine, however slow or busy (``tests/test_serving.py``
 asserts it): every request answered, or shed with a 503 problem document, none lost or hung
 (unanswered after ``HANG``), memory bounded, a probe answered before the work queued ahead of
-it, polite clients' slowest answered before a greedy client's median. Its timing targets
+it, polite clients' p95 answered before a greedy client's median. Its timing targets
 (probe latencies, the storm's rate) measure the machine as much as the server: they are
 printed met or not (``make bench``, ``python -m bench.drills``), never asserted.
 
@@ -33,7 +33,7 @@ printed met or not (``make bench``, ``python -m bench.drills``), never asserted.
                are queued on one worker is answered before the last of them.
 (7) fair:      a greedy client (900 connections from one address looping scores and batches)
                beside three polite clients on their own addresses: every polite score is
-               answered 200, the greedy client 200 or 503, the polite scores' p99 under the
+               answered 200, the greedy client 200 or 503, the polite scores' p95 under the
                greedy client's median (each from sent to answered, in the same run): the
                polite clients take turns with the greedy one, not its place in the queue.
                Targets: polite p99 under 100 ms, the hands scored a second within 10% of
@@ -817,7 +817,7 @@ def fair_share(seconds: float = 4, greedy: int = GREEDY) -> Drill:
     """(7) A greedy client (``greedy`` persistent connections from 127.0.0.1, one in a hundred
     looping 1000-hand batches, the rest scores) alone, then beside three polite clients, each
     on its own address (``POLITE``) sending a single score every ``POLITE_EVERY`` seconds.
-    Every polite request is answered 200, none shed, their p99 under the greedy client's median;
+    Every polite request is answered 200, none shed, their p95 under the greedy client's median;
     the greedy client is answered (200, or 503 problem documents) throughout. Targets: polite
     p99 under 100 ms; the work answered a second (a batch counted as the scores it costs,
     ``cost_in_scores``) within 10% of the greedy client's alone."""
@@ -837,15 +837,17 @@ def fair_share(seconds: float = 4, greedy: int = GREEDY) -> Drill:
         for probes in zip(*polite, strict=True)
     )
     # Turns by client: a polite score waits for a turn or so, a greedy one for its own client's
-    # queue of hundreds, so even the polite clients' slowest beat the greedy client's median.
-    # With one line for all, a polite score waits in the greedy client's queue: their p99 came
-    # out 1.4-2.3 times its median, against 0.3-0.7 with turns by client (six runs each,
-    # 2026-11-28, the source build, 300 greedy connections, the 2-core machine under other
-    # load). Measured in the same run, both slow down alike on a slow or busy machine.
-    polite_p99, greedy_p50 = served.quantile(0.99), beside["score_p50"]
+    # queue of hundreds, so the polite clients' slow beat the greedy client's median. With one
+    # line for all (`clients.client_of` one client for every address), a polite score waits in
+    # the greedy client's queue: their p95 came out 1.34-1.50 times its median (p99 1.6-2.1),
+    # against 0.19-0.28 with turns by client (p99 0.24-0.45; 2026-11-29, the compiled build,
+    # three runs and nine). The p95, not the p99: of 240 answers the p99 is the third slowest,
+    # and one stall of the host's put it at 1.03 (112 ms) in a fresh clone's `make test`.
+    # Measured in the same run, both slow down alike on a slow or busy machine.
+    polite_p95, greedy_p50 = served.quantile(0.95), beside["score_p50"]
     holds = {
         "every polite request answered 200": seen.failed == 0 and len(seen.seconds) > 0,
-        "polite p99 under the greedy client's median (sent to answered)": polite_p99 < greedy_p50,
+        "polite p95 under the greedy client's median (sent to answered)": polite_p95 < greedy_p50,
         "the greedy client answered 200 or 503 problem documents, alone and beside": all(
             report.get("200", 0) > 0
             and report.get("503", 0) == report.get("503_problem", 0)
@@ -874,7 +876,8 @@ def fair_share(seconds: float = 4, greedy: int = GREEDY) -> Drill:
         "polite": f"{rate:.0f}/s each ({rate / max(answered, 1):.1%} of the greedy client's"
         " answers a second alone), " + seen.summary(),
         "sent_to_answered_ms": {
-            "polite": f"p50 {served.quantile(0.5) * 1000:.1f}, p99 {polite_p99 * 1000:.1f}",
+            "polite": f"p50 {served.quantile(0.5) * 1000:.1f}, p95 {polite_p95 * 1000:.1f},"
+            f" p99 {served.quantile(0.99) * 1000:.1f}",
             "greedy_beside": f"p50 {greedy_p50 * 1000:.1f}, p99 {beside['score_p99'] * 1000:.1f}",
         },
         "greedy_alone": alone,
