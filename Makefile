@@ -117,14 +117,16 @@ APT_TOOLS := bash scripts/apt-tools.sh
 bench-tools:
 	@$(APT_TOOLS) "wrk or valgrind is not installed: their figures are skipped" wrk:wrk valgrind:valgrind
 
-# Debian's chromium renders GET /docs in tests/test_operations.py and drives the playground in
-# tests/test_playground.py (through Playwright, from the dev dependencies; never its own browser
-# download); fonts-noto-cjk draws the page's Chinese, which is empty boxes without it. Installed
-# here as root; otherwise `sudo apt-get install chromium fonts-noto-cjk` (README). Without them
-# those tests skip, saying why, and fail with CI set (tests/support/tools.py).
+# Debian's headless Chromium (chromium-headless-shell: its engine without the browser's windows,
+# half the CPU of `chromium --headless`, tests/support/tools.py) renders GET /docs in
+# tests/test_operations.py and drives the playground in tests/test_playground.py (through
+# Playwright, from the dev dependencies; never its own browser download); fonts-noto-cjk draws
+# the page's Chinese, which is empty boxes without it. Installed here as root; otherwise `sudo
+# apt-get install chromium-headless-shell fonts-noto-cjk` (README). Without them those tests
+# skip, saying why, and fail with CI set.
 browser-tools:
-	@$(APT_TOOLS) "chromium or a Chinese font is not installed: the browser tests are skipped (failed with CI set)" \
-		chromium:chromium fonts-noto-cjk:zh-font
+	@$(APT_TOOLS) "headless Chromium or a Chinese font is not installed: the browser tests are skipped (failed with CI set)" \
+		chromium-headless-shell:chromium-headless-shell fonts-noto-cjk:zh-font
 
 # Debian's node and npm compile and run tests/typescript/, a TypeScript app made from the
 # contract (tests/test_typescript.py). Installed here as root; otherwise `sudo apt-get install
@@ -135,8 +137,8 @@ node-tools:
 
 # Both for `make test`, in one apt-get run (two at once would wait on each other's lock).
 test-tools:
-	@$(APT_TOOLS) "chromium, a Chinese font, node or npm is not installed: their tests are skipped (failed with CI set)" \
-		chromium:chromium fonts-noto-cjk:zh-font nodejs:node npm:npm
+	@$(APT_TOOLS) "headless Chromium, a Chinese font, node or npm is not installed: their tests are skipped (failed with CI set)" \
+		chromium-headless-shell:chromium-headless-shell fonts-noto-cjk:zh-font nodejs:node npm:npm
 
 bench: compiled venv bench-tools
 	cd build/compiled && ../../$(BIN)/python -m bench

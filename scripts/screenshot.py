@@ -2,7 +2,7 @@
 
     make screenshot    (or: .venv/bin/python scripts/screenshot.py [OUT])
 
-The service runs under gunicorn as shipped (bench/server.py); Debian's chromium, driven by
+The service runs under gunicorn as shipped (bench/server.py); Debian's headless Chromium, driven by
 Playwright as in tests/test_playground.py, opens GET / on a phone's width (360 CSS px) with the
 API.md example hand in the address, and the picture runs from the top of the page to the end
 of the score.
@@ -28,9 +28,9 @@ HAND = "#hand=123m789p2355s4s+%5B777z%5D&by=discard&seat=S&from=W"
 
 def main(argv: list[str]) -> int:
     out = Path(argv[1]) if len(argv) > 1 else OUT
-    browser = shutil.which("chromium")
+    browser = shutil.which("chromium-headless-shell")
     if browser is None:
-        raise SystemExit("chromium is not installed (make browser-tools installs it)")
+        raise SystemExit("chromium-headless-shell is not installed (`make browser-tools`)")
     with server.gunicorn(workers=1) as running, sync_playwright() as driver:
         launched = driver.chromium.launch(executable_path=browser)
         page = launched.new_page(viewport={"width": 360, "height": 740}, device_scale_factor=1.25)

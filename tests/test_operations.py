@@ -6,7 +6,6 @@ from __future__ import annotations
 import json
 import os
 import re
-import shutil
 import signal
 import subprocess
 import sys
@@ -29,7 +28,7 @@ from service import create_app, settings
 
 from .support import live as live_server
 from .support.hands import EXAMPLE
-from .support.tools import require_tool
+from .support.tools import chromium
 
 # ---- settings --------------------------------------------------------------------------------
 
@@ -301,10 +300,6 @@ def test_metrics_off_in_gunicorn_and_no_directory_left(tmp_path: Path) -> None:
 # ---- /docs in a real browser -------------------------------------------------------------------
 
 
-def chromium() -> str | None:
-    return shutil.which("chromium") or shutil.which("chromium-browser")
-
-
 @pytest.fixture
 def live_url() -> Iterator[str]:
     """The app on a free loopback port (werkzeug's server in a thread), for the browser."""
@@ -336,9 +331,7 @@ def test_docs_assets_are_served_by_the_service(client: FlaskClient) -> None:
 @pytest.mark.client_side
 @pytest.mark.xdist_group("browser")  # beside the playground's, not another Chromium at once
 def test_docs_render_every_operation_in_chromium(live_url: str, tmp_path: Path) -> None:
-    browser = require_tool(
-        chromium(), "chromium is not installed (make browser-tools installs Debian's package)"
-    )
+    browser = chromium()
     done = subprocess.run(
         [browser, "--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
          f"--user-data-dir={tmp_path / 'profile'}", "--virtual-time-budget=15000",

@@ -1,5 +1,6 @@
-"""The playground (GET /, API.md "The playground") in a real browser: Debian's chromium driven
-by Playwright, on a phone-sized viewport, against the real gunicorn serving the app.
+"""The playground (GET /, API.md "The playground") in a real browser: Debian's headless Chromium
+(``chromium-headless-shell``) driven by Playwright, on a phone-sized viewport, against the real
+gunicorn serving the app.
 
 Every figure the page shows is compared with the API's answer to the same request, which the
 test sends itself; the page's own requests are recorded (every one, to prove it asks no other
@@ -27,7 +28,7 @@ from service.api import playground
 
 from .support import live as live_server
 from .support.hands import EXAMPLE
-from .support.tools import require_tool
+from .support.tools import chromium, require_tool
 from .test_operations import samples, value
 
 PHONE = {"width": 360, "height": 740}
@@ -49,15 +50,6 @@ pytestmark = [pytest.mark.xdist_group("browser"), pytest.mark.client_side]
 # ---- the browser, the server, the page ------------------------------------------------------
 
 
-def chromium_path() -> str:
-    """Debian's chromium; missing, the browser tests skip, but fail under CI (env CI set), where
-    `make test` installs it (the test-tools target)."""
-    return require_tool(
-        shutil.which("chromium") or shutil.which("chromium-browser"),
-        "chromium is not installed (make browser-tools installs Debian's package)",
-    )
-
-
 @pytest.fixture(scope="module")
 def live() -> Iterator[str]:
     """The service as shipped: gunicorn with the project's config, on a loopback port."""
@@ -67,7 +59,7 @@ def live() -> Iterator[str]:
 
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
-    path = chromium_path()
+    path = chromium()
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as driver:
