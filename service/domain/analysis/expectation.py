@@ -33,7 +33,7 @@ from math import comb, floor
 from typing import Final, Literal, TypeAlias
 
 from librt.vecs import append, vec
-from mypy_extensions import i64
+from mypy_extensions import i32, i64, u8
 
 from ..errors import ScoringError
 from ..memo import Memo
@@ -774,10 +774,14 @@ class _Graph:
         self.helps = vec[i64]()
         self.starts = vec[i64]()
         self.ends = vec[i64]()
-        self.tiles = vec[i64]()
-        self.nodes = vec[i64]()
+        # An edge's numbers as narrow as they fit: the solve reads every edge once a draw
+        # left, and a big search's (~1M at 50,000 hands) outgrow the caches. A tile and its
+        # copies left (at most 4) fit a byte; a hand's number is under the budget
+        # (``ZJ_EXPECT_STATES``, at most 10^7: settings.py), so ``-2 - n`` fits 32 bits.
+        self.tiles = vec[u8]()
+        self.nodes = vec[i32]()
         self.wins = vec[float]()
-        self.left = vec[i64]()  # the copies of the tile the hand may draw: r_x(h)
+        self.left = vec[u8]()  # the copies of the tile the hand may draw: r_x(h)
         # (r_x, score) each, a hand's when ``offered``
         self.discard_wins: list[tuple[tuple[int, float], ...]] = []
         self.children = vec[i64]()
@@ -803,9 +807,9 @@ class _Graph:
         if self.ends[number] == 0:
             self.starts[number] = len(self.tiles)
         assert self.ends[number] in (0, len(self.tiles)), "a hand's draws are listed together"
-        self.tiles = append(self.tiles, tile)
-        self.left = append(self.left, left)
-        self.nodes = append(self.nodes, node)
+        self.tiles = append(self.tiles, u8(tile))
+        self.left = append(self.left, u8(left))
+        self.nodes = append(self.nodes, i32(node))
         self.wins = append(self.wins, won)
         self.ends[number] = len(self.tiles)
 
@@ -1001,7 +1005,7 @@ def _search_bounded(
         ready = graph.distance[number] == 1
         listed: i64 = 0  # the draws listed already (the step off's, from the root)
         for edge in range(graph.starts[number], graph.ends[number]):
-            listed |= t.bit(graph.tiles[edge])
+            listed |= t.bit(i64(graph.tiles[edge]))
         draws = graph.helps[number] & ~listed
         tile = 0
         while draws:
@@ -1035,15 +1039,15 @@ def _solve(graph: _Graph, model: Model, pause: Pause | None) -> tuple[float, flo
     size = sum(graph.copies) - graph.concealed
     wall = float(size) if size > 0 else 1.0
     rate = model.discard_rate / wall
-    # Each draw's probability, and each hand's chance of a draw it discards again.
-    chances = vec[float]()
-    for left in graph.left:
-        chances = append(chances, float(left) / wall)
+    # A draw's probability by its copies left (read by each edge's ``left``: a table of five,
+    # not a float an edge), and each hand's chance of a draw it discards again.
+    chances = vec[float]([float(left) / wall for left in range(5)])
+    copies = graph.left
     stays = vec[float]()
     for i in range(n):
         stay = 1.0
         for edge in range(graph.starts[i], graph.ends[i]):
-            stay -= chances[edge]
+            stay -= chances[i64(copies[edge])]
         stays = append(stays, stay)
     offered = (
         [[(rate * left, won) for left, won in wins] for wins in graph.discard_wins]
@@ -1204,6 +1208,7 @@ def _draw(
                 chosen = child
                 top = value
         best[drawn] = chosen
+    left = graph.left
     nodes = graph.nodes
     wins = graph.wins
     starts = graph.starts
@@ -1222,13 +1227,13 @@ def _draw(
         a_ready = stay * here_ready
         a_self = stay * here_self
         for edge in range(starts[i], ends[i]):
-            p = chances[edge]
+            p = chances[i64(left[edge])]
             # The drawn tile discarded again, unless the drawn hand's best discard is better.
             taken_first = here_first
             taken_second = here_second
             taken_ready = here_ready
             taken_self = here_self
-            other = nodes[edge]  # the hand the draw leads to (-1: none), or a node (below -1)
+            other = i64(nodes[edge])  # the hand the draw leads to (-1: none), or a node (< -1)
             if other < -1:
                 other = best[-2 - other]
             if other >= 0:
