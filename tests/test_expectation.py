@@ -51,6 +51,7 @@ from service.domain.rules.hand import Hand, Meld, Rules, Win, declared_melds
 from service.domain.rules.versions import VERSIONS
 from service.domain.scoring.scoring import best_score
 from service.request import ScoreRequestSchema, WaitsRequestSchema, loader
+from service.settings import EXPECT_STATES, SETTINGS
 
 from .support import handgen, oracle
 
@@ -1110,3 +1111,14 @@ def test_a_hands_moves_are_the_oracles(
         if counts[kind]:
             less = [*counts[:kind], counts[kind] - 1, *counts[kind + 1 :]]
             assert bool(keep >> kind & 1) == (lacked(less) == distance), kind
+
+
+def test_an_edges_lead_fits_32_bits_within_the_most_budget_allowed() -> None:
+    """``_Graph.leads`` keeps ``8 * node + left`` in 32 bits (compiled, a wider number is cut
+    without a word): every node number, ``-2 - n`` included, is under the most budget that
+    ``ZJ_EXPECT_STATES`` takes."""
+    parse = SETTINGS[EXPECT_STATES].parse
+    most = 10_000_000
+    assert parse(str(most)) == most
+    assert parse(str(most + 1)) is None
+    assert 8 * (-2 - most) >= -(2**31) and 8 * most + 4 < 2**31

@@ -33,7 +33,7 @@ from math import comb, floor
 from typing import Final, Literal, TypeAlias
 
 from librt.vecs import append, vec
-from mypy_extensions import i64
+from mypy_extensions import i32, i64, u8
 
 from ..errors import ScoringError
 from ..memo import Memo
@@ -746,11 +746,11 @@ class _Graph:
     A 13-tile hand is kept as two machine words (``lows``, ``highs``: ``words``), found by
     the row of its moves in the outlook (``at_row``: its number here; a 14-tile hand's, where
     a draw to it leads; one look-up finds a hand's moves and its place). Its draws are edges,
-    kept flat (``tiles``, ``left``, ``nodes``, ``wins``; the hand's from ``starts`` to
-    ``ends``, listed one hand after another): the tile, its copies left to draw, where the
-    draw leads (-1: the only discard tried is the drawn tile, which leaves the hand as it
-    was; ``-2 - n``: 14-tile hand ``n``; ``h`` >= 0: the drawn hand's only discard, which
-    leaves 13-tile hand ``h``) and its score won by self-draw (-1: no win). Any draw not
+    kept flat (``tiles``, ``leads``, ``wins``; the hand's from ``starts`` to ``ends``,
+    listed one hand after another): the tile; where the draw leads (-1: the only discard
+    tried is the drawn tile, which leaves the hand as it was; ``-2 - n``: 14-tile hand ``n``;
+    ``h`` >= 0: the drawn hand's only discard, which leaves 13-tile hand ``h``) times 8, plus
+    its copies left to draw; and its score won by self-draw (-1: no win). Any draw not
     listed is discarded again. A 14-tile hand's children (the hands its discards leave) are
     kept flat alike; one with a single discard makes no node (but counts in ``states``): the
     solve reads the hand it leaves straight (~2 in 5 of a big bounded search's 14-tile
@@ -774,10 +774,14 @@ class _Graph:
         self.helps = vec[i64]()
         self.starts = vec[i64]()
         self.ends = vec[i64]()
-        self.tiles = vec[i64]()
-        self.nodes = vec[i64]()
+        # An edge's numbers as narrow as they fit: the solve reads every edge once a draw
+        # left, and a big search's (~1M at 50,000 hands) outgrow the caches. A tile fits a
+        # byte; where the draw leads and its copies left (at most 4) fit 32 bits together,
+        # ``8 * node + left``: a hand's number is under the budget (``ZJ_EXPECT_STATES``, at
+        # most 10^7: settings.py). One vector, not two: the solve reads both at each edge.
+        self.tiles = vec[u8]()
+        self.leads = vec[i32]()
         self.wins = vec[float]()
-        self.left = vec[i64]()  # the copies of the tile the hand may draw: r_x(h)
         # (r_x, score) each, a hand's when ``offered``
         self.discard_wins: list[tuple[tuple[int, float], ...]] = []
         self.children = vec[i64]()
@@ -803,9 +807,8 @@ class _Graph:
         if self.ends[number] == 0:
             self.starts[number] = len(self.tiles)
         assert self.ends[number] in (0, len(self.tiles)), "a hand's draws are listed together"
-        self.tiles = append(self.tiles, tile)
-        self.left = append(self.left, left)
-        self.nodes = append(self.nodes, node)
+        self.tiles = append(self.tiles, u8(tile))
+        self.leads = append(self.leads, i32(8 * node + left))
         self.wins = append(self.wins, won)
         self.ends[number] = len(self.tiles)
 
@@ -1001,7 +1004,7 @@ def _search_bounded(
         ready = graph.distance[number] == 1
         listed: i64 = 0  # the draws listed already (the step off's, from the root)
         for edge in range(graph.starts[number], graph.ends[number]):
-            listed |= t.bit(graph.tiles[edge])
+            listed |= t.bit(i64(graph.tiles[edge]))
         draws = graph.helps[number] & ~listed
         tile = 0
         while draws:
@@ -1035,15 +1038,15 @@ def _solve(graph: _Graph, model: Model, pause: Pause | None) -> tuple[float, flo
     size = sum(graph.copies) - graph.concealed
     wall = float(size) if size > 0 else 1.0
     rate = model.discard_rate / wall
-    # Each draw's probability, and each hand's chance of a draw it discards again.
-    chances = vec[float]()
-    for left in graph.left:
-        chances = append(chances, float(left) / wall)
+    # A draw's probability by its copies left (an edge's ``leads`` holds them: a table of
+    # five, not a float an edge), and each hand's chance of a draw it discards again.
+    chances = vec[float]([float(left) / wall for left in range(5)])
+    leads = graph.leads
     stays = vec[float]()
     for i in range(n):
         stay = 1.0
         for edge in range(graph.starts[i], graph.ends[i]):
-            stay -= chances[edge]
+            stay -= chances[i64(leads[edge] & 7)]
         stays = append(stays, stay)
     offered = (
         [[(rate * left, won) for left, won in wins] for wins in graph.discard_wins]
@@ -1204,7 +1207,7 @@ def _draw(
                 chosen = child
                 top = value
         best[drawn] = chosen
-    nodes = graph.nodes
+    leads = graph.leads
     wins = graph.wins
     starts = graph.starts
     ends = graph.ends
@@ -1222,13 +1225,14 @@ def _draw(
         a_ready = stay * here_ready
         a_self = stay * here_self
         for edge in range(starts[i], ends[i]):
-            p = chances[edge]
+            lead = i64(leads[edge])
+            p = chances[lead & 7]
             # The drawn tile discarded again, unless the drawn hand's best discard is better.
             taken_first = here_first
             taken_second = here_second
             taken_ready = here_ready
             taken_self = here_self
-            other = nodes[edge]  # the hand the draw leads to (-1: none), or a node (below -1)
+            other = lead >> 3  # the hand the draw leads to (-1: none), or a node (below -1)
             if other < -1:
                 other = best[-2 - other]
             if other >= 0:
