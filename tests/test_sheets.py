@@ -210,6 +210,9 @@ def test_a_claim_no_hand_could_hold(
 def test_win_on_kong_without_one_kong_where_the_table_excludes_it() -> None:
     # A table that does not play 4.3.1 wins on a kong without claiming it: 9.2 10 alone.
     assert summary(claimed("9.2", rules={"exclude": ["4.3.1"]}))[1:] == (10, "none", 10)
+    # Nor one that plays One Kong but not Two Kong, on two kongs (One Kong is one kong only):
+    # All Triplets 30 and Win on Kong 10 (hypothesis found /v1/score's answer refused).
+    assert summary(claimed("4.1", "9.2", rules={"exclude": ["4.3.2"]}))[1:] == (40, "none", 40)
 
 
 def test_v251_thirteen_terminals_claims_concealed_hand() -> None:

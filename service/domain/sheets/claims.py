@@ -114,7 +114,7 @@ def check(entries: tuple[Entry, ...], win: Win, rules: Rules) -> list[Counted]:
         found.append((index, pattern, _count(index, entry, pattern)))
     _check_bonus_tiles(found)
     _check_form(found, table.forms)
-    _check_win(found, win, table.counts("4.3.1"))
+    _check_win(found, win, all(table.counts(id) for id in _KONGS))
     found.sort(key=lambda item: _ORDER[item[1].id])
     return [
         Counted(pattern, table.values[pattern.id], times, "claimed") for _, pattern, times in found
@@ -202,15 +202,19 @@ _WINS: Final[dict[str, tuple[Callable[[Win], bool], str]]] = {
 }  # fmt: skip
 
 
+# One to Four Kong: a hand with kongs holds the one of them for their number.
+_KONGS: Final = tuple(id for id in BY_ID if id.startswith("4.3."))
+
+
 def _check_win(found: list[tuple[int, Pattern, int]], win: Win, kongs_count: bool) -> None:
-    """``kongs_count``: the rules count One Kong, which every hand with a kong holds, so a
-    kong shows in the claim (a table that excludes it may win on a kong and not say so)."""
+    """``kongs_count``: the rules count every kong pattern, so a hand's kongs show in the
+    claim (a table that excludes one, Two Kong say, may win on two kongs and not say so)."""
     ids = {pattern.id: index for index, pattern, _ in found}
     for index, pattern, _ in found:
         rule = _WINS.get(pattern.id)
         if rule is not None and not rule[0](win):
             raise _fault(index, "id", rule[1])
-    kongs = [id for id in ids if id.startswith("4.3.")]
+    kongs = [id for id in ids if id in _KONGS]
     if "9.2" in ids and kongs_count and not kongs:
         raise _fault(ids["9.2"], "id", "Win on Kong needs a kong: claim 4.3.x too")
     for blessing in ("9.4.1", "9.4.2"):
