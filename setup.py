@@ -32,6 +32,9 @@ if os.environ.get("ZJ_COMPILE") == "1":
     # and only the compiled modules checked: the rest imports Flask and marshmallow, which the
     # build stage does not install, and the compiled modules import neither.
     options = ["--config-file=", "--strict", "--follow-imports=silent"]
-    ext_modules = mypycify([*options, *COMPILED], opt_level="3", debug_level="0")
+    # A C file for each module (multi_file), not one for all: gcc spends a quarter less CPU
+    # (86 s against 114 s, 8.4 MB of C against 15.6 MB) and the engine runs the same
+    # instructions to within 0.02% (bench.instructions, bench.expect_instructions; 2026-11-29).
+    ext_modules = mypycify([*options, *COMPILED], opt_level="3", debug_level="0", multi_file=True)
 
 setup(ext_modules=ext_modules)
