@@ -61,6 +61,7 @@ _SCORE = loader(ScoreRequestSchema())
 # --- The oracle ---------------------------------------------------------------------------
 
 
+@cache
 def _is_win(counts: tuple[int, ...], sets: int, irregular: bool) -> bool:
     """Sets and a pair from ``counts`` (``sets`` of them), or, with no meld, seven pairs
     (four alike are two) or the thirteen terminals: taken apart tile by tile."""
