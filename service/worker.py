@@ -40,6 +40,7 @@ Every answer given here is a problem document (RFC 9457) and one log line, never
 from __future__ import annotations
 
 import contextlib
+import signal
 import socket
 import struct
 import sys
@@ -128,6 +129,12 @@ class Worker(Reading, GeventWorker):  # type: ignore[misc]  # gunicorn is untype
     wsgi: Any  # gunicorn's: the app it serves, here wrapped in Turns
 
     def init_process(self) -> None:
+        # Until gunicorn sets the worker's own handlers (after gevent's patching, a tenth of a
+        # second or more), a stop reaches the master's, inherited at the fork, which queues it
+        # where nothing reads it: the worker served on until the master killed it, a whole
+        # graceful timeout later. Asked now, it ends the worker as soon as it is up.
+        for stop in (signal.SIGTERM, signal.SIGINT, signal.SIGQUIT):
+            signal.signal(stop, self._stop_when_up)
         # Elsewhere the option's number means something else, or nothing. Without the stamps
         # (there, or if the kernel refuses) the door counts only the wait inside the worker.
         if sys.platform == "linux":
@@ -135,6 +142,9 @@ class Worker(Reading, GeventWorker):  # type: ignore[misc]  # gunicorn is untype
                 with contextlib.suppress(OSError):
                     listener.setsockopt(socket.SOL_SOCKET, SO_TIMESTAMPNS, 1)
         super().init_process()
+
+    def _stop_when_up(self, sig: int, frame: Any) -> None:
+        self.alive = False  # read by the run loop: nothing is in flight yet to finish
 
     def load_wsgi(self) -> None:
         super().load_wsgi()
