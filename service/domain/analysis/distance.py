@@ -301,7 +301,7 @@ def packed_neighbours(digits: i64, places: i64) -> vec[i64]:
     A neighbour's number differs from the suit's at its place and after it: the places after
     have a tile fewer left (a tile more before them) or one more; their steps so summed are
     kept as the walk goes back over the places (each place's count and tiles left kept in two
-    words, 3 and 4 bits a place: no vector made for them)."""
+    words, 3 and 4 bits a place, ``TABLED`` under 16: no vector made for them)."""
     found = _NO_NEIGHBOURS[: 1 + 2 * places]
     counts: i64 = 0
     lefts: i64 = 0
