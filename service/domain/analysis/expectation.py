@@ -148,7 +148,10 @@ def shown(value: float) -> float:
     not near one half (nor the product past 2^40, where ulps near a thousandth) its nearest
     integer ``n`` is the exact product's, the decimal ``round`` finds; and ``n / 10**4``, a
     correctly rounded quotient, is the float nearest that decimal, which ``round`` parses
-    back. Anything else, and a zero (whose sign ``round`` keeps), is left to ``round``."""
+    back. A zero is itself, its sign kept as ``round`` keeps it (with no discard won on, a
+    discard's chance of winning by one is zero). Anything else is left to ``round``."""
+    if value == 0.0:
+        return value
     scaled = value * 10_000.0
     if -_SHOWN_MOST < scaled < _SHOWN_MOST:
         whole = floor(scaled)
