@@ -278,14 +278,23 @@ def _discard(discard: Discard, expected: bool = False) -> dict[str, Any]:
 
 
 def _analysis(analysis: Analysis) -> dict[str, Any]:
+    useful = []
+    for u in analysis.useful:
+        entry = _USEFUL[u.tile].copy()
+        entry["remaining"] = u.remaining
+        useful.append(entry)
     return {
         "shanten": analysis.shanten,
-        "useful": [
-            {"tile": t.repeated(u.tile), "glyph": t.GLYPHS[u.tile], "remaining": u.remaining}
-            for u in analysis.useful
-        ],
+        "useful": useful,
         "useful_remaining": analysis.useful_remaining,
     }
+
+
+# A useful tile's entry by kind, copied and its copies left set: a dict built from a literal
+# costs ~800 instructions, a copy and one value less than half (a discard lists up to ~20).
+_USEFUL: Final = tuple(
+    {"tile": t.repeated(tile), "glyph": t.GLYPHS[tile], "remaining": 0} for tile in range(t.KINDS)
+)
 
 
 def _compact(score: Score | None) -> dict[str, Any] | None:

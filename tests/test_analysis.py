@@ -23,7 +23,7 @@ from service.domain.analysis.analysis import Shape
 from service.domain.analysis.distance import distances
 from service.domain.rules import tiles as t
 from service.domain.rules.decompose import Form
-from service.domain.rules.hand import Meld
+from service.domain.rules.hand import Meld, Win
 from service.problems import Problem
 
 from .support import handgen, oracle
@@ -52,6 +52,23 @@ def every_tile_but(*held: str) -> list[str]:
 
 
 # --- shanten and useful tiles, by hand ------------------------------------------------------
+
+
+def test_a_wins_other_way_changes_its_way_and_discarder_only() -> None:
+    """``Win.way`` builds the win ``replace`` would (every field given, none left default)."""
+    win = Win(
+        "self_draw",
+        "W",
+        None,
+        last_tile=True,
+        kong_replacement=True,
+        robbing_kong=True,
+        first_turn=True,
+        responsible="N",
+        pay_as_self_draw=True,
+        go_around=(("N", 3),),
+    )
+    assert win.way("discard", "S") == win.replace(by="discard", discarder="S")
 
 
 def test_a_ready_hand_is_shanten_0_and_its_useful_tiles_are_its_waits() -> None:

@@ -8,6 +8,7 @@ shape, every draw and every discard of every hand, recursively.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterator
 from functools import cache
 from itertools import pairwise
@@ -43,6 +44,7 @@ from service.domain.analysis.expectation import (
     _tie_better,
     _win_taken,
     expect,
+    shown,
     words,
 )
 from service.domain.errors import ScoringError
@@ -1123,3 +1125,16 @@ def test_an_edges_lead_fits_32_bits_within_the_most_budget_allowed() -> None:
     assert parse(str(most)) == most
     assert parse(str(most + 1)) is None
     assert 8 * (-2 - most) >= -(2**31) and 8 * most + 4 < 2**31
+
+
+@given(st.floats(allow_nan=False, allow_infinity=False))
+@example(0.0)
+@example(-0.0)
+@example(-1e-9)
+@example(0.00015)
+@example(2.0**41)
+def test_a_figure_is_shown_as_round_shows_it(value: float) -> None:
+    """``shown`` is ``round(value, 4)`` to the bit: a zero's sign kept, a tie near half a
+    ten-thousandth and a value past its fast path left to ``round``."""
+    assert shown(value) == round(value, 4)
+    assert math.copysign(1.0, shown(value)) == math.copysign(1.0, round(value, 4))

@@ -63,7 +63,10 @@ class Analysis(Value):
 
     @property
     def useful_remaining(self) -> int:
-        return sum(u.remaining for u in self.useful)
+        remaining = 0  # (a loop: compiled, a generator is an object and ``sum`` a call)
+        for useful in self.useful:
+            remaining += useful.remaining
+        return remaining
 
 
 class Discard(Value):
@@ -85,11 +88,14 @@ class Discard(Value):
         self.expected: Final = expected
 
     def rank(self) -> tuple[int, int, int, int]:
-        """API.md's order: lowest shanten, most useful copies, the best wait, canonical tile."""
-        best = max(
-            (s.score for wait in self.waits for s in (wait.self_draw, wait.discard) if s),
-            default=-1,
-        )
+        """API.md's order: lowest shanten, most useful copies, the best wait, canonical tile.
+        (Loops, not a generator given to ``max``: ~3,000 instructions fewer a discard.)"""
+        best = -1
+        for wait in self.waits:
+            if wait.self_draw is not None and wait.self_draw.score > best:
+                best = wait.self_draw.score
+            if wait.discard is not None and wait.discard.score > best:
+                best = wait.discard.score
         return (self.analysis.shanten, -self.analysis.useful_remaining, -best, self.tile)
 
 

@@ -300,10 +300,11 @@ def packed_neighbours(digits: i64, places: i64) -> vec[i64]:
 
     A neighbour's number differs from the suit's at its place and after it: the places after
     have a tile fewer left (a tile more before them) or one more; their steps so summed are
-    kept as the walk goes back over the places."""
-    found = vec[i64]([-1] * (1 + 2 * places))
-    counts = _NO_COUNTS[:]
-    lefts = _NO_COUNTS[:]
+    kept as the walk goes back over the places (each place's count and tiles left kept in two
+    words, 3 and 4 bits a place, ``TABLED`` under 16: no vector made for them)."""
+    found = _NO_NEIGHBOURS[: 1 + 2 * places]
+    counts: i64 = 0
+    lefts: i64 = 0
     left: i64 = TABLED
     number: i64 = 0
     rest = digits
@@ -312,8 +313,8 @@ def packed_neighbours(digits: i64, places: i64) -> vec[i64]:
         count = rest % 5
         if count >= left:  # (a tile more passes the table, if not this suit)
             return vec[i64]()
-        counts[place] = count
-        lefts[place] = left
+        counts |= count << 3 * place
+        lefts |= left << 4 * place
         number += _RANKS[((places - 1 - place) * (TABLED + 1) + left) * 5 + count]
         left -= count
         rest //= 5
@@ -325,8 +326,8 @@ def packed_neighbours(digits: i64, places: i64) -> vec[i64]:
     after_less: i64 = 0  # with a tile less
     place = places - 1
     while place >= 0:
-        count = counts[place]
-        left = lefts[place]
+        count = counts >> 3 * place & 7
+        left = lefts >> 4 * place & 15
         at = ((places - 1 - place) * (TABLED + 1) + left) * 5
         before -= _RANKS[at + count]
         if count < 4:
@@ -340,7 +341,7 @@ def packed_neighbours(digits: i64, places: i64) -> vec[i64]:
     return found
 
 
-_NO_COUNTS: Final = vec[i64]([0] * 9)
+_NO_NEIGHBOURS: Final = vec[i64]([-1] * 19)
 
 
 def most_sets(key: int) -> int:

@@ -148,7 +148,10 @@ def shown(value: float) -> float:
     not near one half (nor the product past 2^40, where ulps near a thousandth) its nearest
     integer ``n`` is the exact product's, the decimal ``round`` finds; and ``n / 10**4``, a
     correctly rounded quotient, is the float nearest that decimal, which ``round`` parses
-    back. Anything else, and a zero (whose sign ``round`` keeps), is left to ``round``."""
+    back. A zero is itself, its sign kept as ``round`` keeps it (with no discard won on, a
+    discard's chance of winning by one is zero). Anything else is left to ``round``."""
+    if value == 0.0:
+        return value
     scaled = value * 10_000.0
     if -_SHOWN_MOST < scaled < _SHOWN_MOST:
         whole = floor(scaled)
@@ -680,27 +683,40 @@ def _thirteen_terminals(held: i64, paired: i64, triples: i64, plain: i64) -> tup
 def _counted(low: i64, high: i64) -> t.Held:
     """A hand's tiles counted as a ``Hand`` holds them (``tiles.Held``: each suit's counts at
     ``FACE_BITS`` a face), from its digits in native ints: no tile listed, tallied or boxed."""
-    keys = [0, 0, 0, 0]
-    kinds: i64 = 0
-    size: i64 = 0
-    tile: i64 = 0
-    for suit in range(4):
-        word = low if suit < 2 else high
-        digits: i64 = word >> _SHIFT * (suit & 1) & _DIGITS
-        key: i64 = suit
-        key <<= t.SUIT_SHIFT
-        face: i64 = 0
-        while digits:
-            count = digits % 5
-            if count:
-                key += count << t.FACE_BITS * face
-                kinds |= t.bit(tile + face)
-                size += count
-            digits //= 5
-            face += 1
-        keys[suit] = key
-        tile += 9
-    return t.Held(keys[0], keys[1], keys[2], keys[3], kinds, size)
+    m, kinds_m, size_m = _suit_held(low & _DIGITS, 0)
+    p, kinds_p, size_p = _suit_held(low >> _SHIFT, 1)
+    s, kinds_s, size_s = _suit_held(high & _DIGITS, 2)
+    z, kinds_z, size_z = _suit_held(high >> _SHIFT, 3)
+    kinds = kinds_m | kinds_p << 9 | kinds_s << 18 | kinds_z << 27
+    return t.Held(m, p, s, z, kinds, size_m + size_p + size_s + size_z)
+
+
+# A suit's digits read five at a time (a division by 5 a digit, with Python's floor rounding
+# checked, cost a hand's tiles ~1,000 instructions a win scored): each number of five base-5
+# digits as its faces' counts (``FACE_BITS`` each), the faces it holds at ``_CHUNK_KINDS`` and
+# its tiles at ``_CHUNK_SIZE``.
+_CHUNK: Final = 5**5
+_CHUNK_KINDS: Final = 5 * t.FACE_BITS
+_CHUNK_SIZE: Final = _CHUNK_KINDS + 5
+_CHUNK_FACES: Final = (1 << _CHUNK_KINDS) - 1
+_CHUNKS: Final = vec[i64](
+    [
+        sum(number // 5**face % 5 << t.FACE_BITS * face for face in range(5))
+        | sum(1 << face for face in range(5) if number // 5**face % 5) << _CHUNK_KINDS
+        | sum(number // 5**face % 5 for face in range(5)) << _CHUNK_SIZE
+        for number in range(_CHUNK)
+    ]
+)
+
+
+def _suit_held(digits: i64, suit: i64) -> tuple[i64, i64, i64]:
+    """A suit's key in a ``Held``, its faces held as a mask (its 1 the lowest bit) and its
+    tiles, from its digits (``_CHUNKS``)."""
+    first = _CHUNKS[digits % _CHUNK]
+    rest = _CHUNKS[digits // _CHUNK]
+    key = suit << t.SUIT_SHIFT | first & _CHUNK_FACES | (rest & _CHUNK_FACES) << 5 * t.FACE_BITS
+    kinds = (first >> _CHUNK_KINDS & 31) | (rest >> _CHUNK_KINDS & 31) << 5
+    return key, kinds, (first >> _CHUNK_SIZE) + (rest >> _CHUNK_SIZE)
 
 
 def words(counts: list[int]) -> tuple[i64, i64]:
@@ -924,17 +940,14 @@ def _copies(low: i64, high: i64, tile: i64) -> i64:
 
 
 def _held(low: i64, high: i64) -> i64:
-    """The mask of the kinds a hand holds."""
+    """The mask of the kinds a hand holds (``_CHUNKS``)."""
     held: i64 = 0
     for suit in range(4):
         word = low if suit < 2 else high
         digits: i64 = word >> _SHIFT * (suit & 1) & _DIGITS
-        bit: i64 = 1 << 9 * suit
-        while digits:
-            if digits % 5:
-                held |= bit
-            digits //= 5
-            bit <<= 1
+        first = _CHUNKS[digits % _CHUNK] >> _CHUNK_KINDS & 31
+        rest = _CHUNKS[digits // _CHUNK] >> _CHUNK_KINDS & 31
+        held |= (first | rest << 5) << 9 * suit
     return held
 
 

@@ -39,7 +39,7 @@ def ways_to_win(hand: Hand, melds: tuple[Meld, ...], win: Win, rules: Rules) -> 
     for by in ("self_draw", "discard"):
         # The discarder only matters for these checks: East when a first-turn win needs it.
         discarder = None if by == "self_draw" else ("E" if win.seat != "E" else "S")
-        candidate = win.replace(by=by, discarder=discarder)
+        candidate = win.way(by, discarder)
         try:
             check_win(hand, melds, candidate, rules)
         except ScoringError as error:
