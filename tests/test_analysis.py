@@ -56,18 +56,11 @@ def every_tile_but(*held: str) -> list[str]:
 
 def test_a_wins_other_way_changes_its_way_and_discarder_only() -> None:
     """``Win.way`` builds the win ``replace`` would (every field given, none left default)."""
-    win = Win(
-        "self_draw",
-        "W",
-        None,
-        last_tile=True,
-        kong_replacement=True,
-        robbing_kong=True,
-        first_turn=True,
-        responsible="N",
-        pay_as_self_draw=True,
-        go_around=(("N", 3),),
-    )
+    given = {"by": "self_draw", "seat": "W", "discarder": None, "last_tile": True,
+             "kong_replacement": True, "robbing_kong": True, "first_turn": True,
+             "responsible": "N", "pay_as_self_draw": True, "go_around": (("N", 3),)}  # fmt: skip
+    assert set(given) == set(Win.FIELDS), "a field of Win's own: give it here and in Win.way"
+    win = Win(**given)
     assert win.way("discard", "S") == win.replace(by="discard", discarder="S")
 
 
