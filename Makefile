@@ -65,34 +65,34 @@ typecheck: venv
 # The suite runs twice: on the source tree (pure Python) and on the compiled build the image
 # ships, where mypyc also enforces the type annotations at run time. Side by side (make -j):
 # the set-up steps, then each build's suite on every core (pytest-xdist; the tests of one
-# xdist_group share a worker): the pure build's once lint, types and tools are done, while the
-# compile (on one core) goes on, and the compiled build's as soon as it is built. Neither
-# suite keeps both cores busy throughout (servers starting, sleeps, a browser, the network):
-# together they fill each other's gaps. Each prints when it ends (-Otarget). Last, alone, the
-# timing-sensitive drills (marked serial), which other work beside them would skew. What runs
-# on the compiled build only (docs/DESIGN.md): the drills and the other tests marked server,
-# which judge the serving layer (gunicorn, service/worker.py, reading.py, turns.py),
-# interpreted in both builds; the tests marked client_side (the browser's and the client apps'),
-# which judge the page's scripts and the contract, the same files in both builds; and the
-# fuzzing (marked fuzz), which sets compiled code against interpreted oracles and is strictest
-# where mypyc checks the types: on the build the image ships; and the expected score's sweeps
-# (marked sweep: its searches held to oracles or whole reviewed games over many hands), tens of
-# seconds each on the pure build, which keeps every smaller test of the same source. A plain
-# `pytest` runs everything in one process.
+# xdist_group share a worker): the compiled build's as soon as it is built, then its
+# timing-sensitive drills (marked serial), which no other test of its own runs beside; and the
+# pure build's once lint, types and tools are done, at the lowest priority (nice 19), on the CPU
+# the compiled chain leaves: the compile's other core, the gaps while servers start, sleep or
+# wait on the network, and the drills' (a third of their time is idle). A nice-19 neighbour on
+# both cores slowed the drills by 3-6% and every verdict held (2026-11-29). Each prints when it
+# ends (-Otarget). What runs on the compiled build only (docs/DESIGN.md): the drills and the
+# other tests marked server, which judge the serving layer (gunicorn, service/worker.py,
+# reading.py, turns.py), interpreted in both builds; the tests marked client_side (the
+# browser's and the client apps'), which judge the page's scripts and the contract, the same
+# files in both builds; and the fuzzing (marked fuzz), which sets compiled code against
+# interpreted oracles and is strictest where mypyc checks the types: on the build the image
+# ships; and the expected score's sweeps (marked sweep: its searches held to oracles or whole
+# reviewed games over many hands), tens of seconds each on the pure build, which keeps every
+# smaller test of the same source. A plain `pytest` runs everything in one process.
 EVERY_CORE := -n auto --dist loadgroup -m "not serial"
 ON_BOTH    := -n auto --dist loadgroup -m "not serial and not client_side and not server and not fuzz and not sweep"
 ALONE      := -m serial tests/test_serving.py tests/test_faults.py  # conftest.py: SERIAL_MODULES
 PYTEST_COMPILED := cd build/compiled && ../../$(BIN)/pytest -p no:cacheprovider
 
 test:
-	$(MAKE) -j4 -Otarget --no-print-directory test-pure compiled-suite
-	$(PYTEST_COMPILED) $(ALONE)
+	$(MAKE) -j4 -Otarget --no-print-directory test-pure test-compiled
 
-# The pure build's suite but what runs on the compiled build only (make test), at a lower
+# The pure build's suite but what runs on the compiled build only (make test), at the lowest
 # priority: the compiled build's chain (the compile, its suite, then the drills) is the longer
 # one, so the pure suite yields the CPU to it and fills its gaps.
 test-pure: lint typecheck test-tools
-	nice -n 5 $(BIN)/pytest $(ON_BOTH)
+	nice -n 19 $(BIN)/pytest $(ON_BOTH)
 
 compiled: $(TOOLCHAIN)/.installed
 	bash scripts/compile.sh $(TOOLCHAIN)/bin/python

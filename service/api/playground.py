@@ -1,7 +1,7 @@
 """GET /: the playground, a Zung Jung calculator in the browser (API.md "The playground").
 
 Its files (service/playground/: one page, ES modules, a stylesheet, the tile sprite) are read
-once when the app is made and answered from memory. The assets live under a name made of the
+once a process and answered from memory. The assets live under a name made of the
 digest of them all (``/playground/<digest>/main.js``): a browser may keep them for ever
 (``immutable``), and a new release is new names. The page itself is revalidated by its ETag.
 Each file is also held gzipped (the tile sprite shrinks from ~120 KB to ~18 KB), answered to
@@ -11,6 +11,7 @@ origin's scripts, styles, images and API, no inline script, no framing.
 
 from __future__ import annotations
 
+import functools
 import gzip
 import hashlib
 from importlib import resources
@@ -49,6 +50,9 @@ def _file(name: str, data: bytes) -> File:
     return File(data, zipped, kind, '"' + hashlib.sha256(data).hexdigest()[:32] + '"')
 
 
+# Once a process: the files ship with the package, and gzip at level 9 is most of what making
+# an app costs (a test suite makes hundreds).
+@functools.cache
 def files() -> tuple[str, File, dict[str, File]]:
     """The assets' digest, the page (naming them under it) and the assets by name."""
     folder = resources.files("service").joinpath("playground")
