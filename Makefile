@@ -10,7 +10,7 @@ PORT   ?= 8000
 # among them (a third of a collection's CPU).
 unexport PYTHONDONTWRITEBYTECODE
 
-.PHONY: help venv serve test test-pure suit-table lint typecheck compiled compiled-suite test-compiled bench bench-tools test-tools browser-tools node-tools container-test load screenshot clean
+.PHONY: help venv serve test test-pure suit-table lint typecheck compiled compiled-suite compiled-drills test-compiled bench bench-tools test-tools browser-tools node-tools container-test load screenshot clean
 
 help:
 	@echo "make serve           run the service with gunicorn on \$$PORT (default 8000)"
@@ -70,9 +70,11 @@ typecheck: venv
 # pure build's once lint, types and tools are done, at the lowest priority (nice 19), on the CPU
 # the compiled chain leaves: the compile's other core, the gaps while servers start, sleep or
 # wait on the network, and the drills' (a third of their time is idle). A nice-19 neighbour on
-# both cores slowed the drills by 3-6% and every verdict held (2026-11-29). Each prints when it
-# ends (-Otarget). What runs on the compiled build only (docs/DESIGN.md): the drills and the
-# other tests marked server, which judge the serving layer (gunicorn, service/worker.py,
+# both cores slowed those drills by 3-6% and their verdicts held (2 runs, 2026-11-29). Each
+# prints when it ends (-Otarget). Last, on a machine with nothing else on it, the one drill
+# that such a neighbour upsets (marked alone: among a thousand slow clients, a probe went
+# unanswered in 6 runs of 249 beside it). What runs on the compiled build only
+# (docs/DESIGN.md): the drills and the other tests marked server, which judge the serving layer (gunicorn, service/worker.py,
 # reading.py, turns.py), interpreted in both builds; the tests marked client_side (the
 # browser's and the client apps'), which judge the page's scripts and the contract, the same
 # files in both builds; and the fuzzing (marked fuzz), which sets compiled code against
@@ -82,11 +84,13 @@ typecheck: venv
 # smaller test of the same source. A plain `pytest` runs everything in one process.
 EVERY_CORE := -n auto --dist loadgroup -m "not serial"
 ON_BOTH    := -n auto --dist loadgroup -m "not serial and not client_side and not server and not fuzz and not sweep"
-ALONE      := -m serial tests/test_serving.py tests/test_faults.py  # conftest.py: SERIAL_MODULES
+SERIAL     := -m "serial and not alone" tests/test_serving.py tests/test_faults.py  # conftest.py: SERIAL_MODULES
+ALONE      := -m alone tests/test_serving.py tests/test_faults.py
 PYTEST_COMPILED := cd build/compiled && ../../$(BIN)/pytest -p no:cacheprovider
 
 test:
-	$(MAKE) -j4 -Otarget --no-print-directory test-pure test-compiled
+	$(MAKE) -j4 -Otarget --no-print-directory test-pure compiled-drills
+	$(PYTEST_COMPILED) $(ALONE)
 
 # The pure build's suite but what runs on the compiled build only (make test), at the lowest
 # priority: the compiled build's chain (the compile, its suite, then the drills) is the longer
@@ -106,7 +110,10 @@ suit-table: compiled venv
 compiled-suite: compiled venv test-tools
 	$(PYTEST_COMPILED) $(EVERY_CORE)
 
-test-compiled: compiled-suite
+compiled-drills: compiled-suite
+	$(PYTEST_COMPILED) $(SERIAL)
+
+test-compiled: compiled-drills
 	$(PYTEST_COMPILED) $(ALONE)
 
 # Debian's packages, each installed when missing and apt-get is usable, else a line saying what

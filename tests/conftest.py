@@ -89,15 +89,17 @@ LONG_MARKS = ("fuzz", "sweep", "slow")
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    # A drill run last (alone) is one of the serial ones: else the compiled suite runs it too.
     astray = [
         item.nodeid
         for item in items
-        if item.get_closest_marker("serial") and item.path.name not in SERIAL_MODULES
+        if (item.get_closest_marker("serial") and item.path.name not in SERIAL_MODULES)
+        or (item.get_closest_marker("alone") and not item.get_closest_marker("serial"))
     ]
     if astray:
         raise pytest.UsageError(
             f"marked serial outside {sorted(SERIAL_MODULES)} (conftest.py and the Makefile's"
-            f" ALONE name them): {astray}"
+            f" SERIAL and ALONE name them), or alone and not serial: {astray}"
         )
     unmarked = [
         item.nodeid
