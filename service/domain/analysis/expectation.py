@@ -579,9 +579,11 @@ def _regular(first: Moves, second: Moves, index: i64) -> tuple[i64, i64, i64, i6
     loose_first = first[LOOSE]
     loose_second = second[LOOSE]
     index_a: i64 = 0
-    while index_a <= index:
+    while index_a < 10:  # (not to ``index``: with ten turns the C compiler unrolls the loop)
+        if index_a > index:
+            break
         index_b = index - index_a
-        if index_b <= 9 and not index_a & index_b & 1:  # one pair only
+        if not index_a & index_b & 1:  # one pair only
             total = first[COST + index_a] + second[COST + index_b]
             if total < distance:
                 distance = total
