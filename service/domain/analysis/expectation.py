@@ -238,7 +238,12 @@ def _exact_moves(key: int, room: list[int]) -> Moves:
 def _tabled_moves(key: int) -> Moves | None:
     """A suit the melds leave whole: its moves from its neighbours' entries in the table, a
     tile more or less (``packed_neighbours``: read and compared in native ints); None when
-    a tile more passes the table's ``TABLED`` tiles (``_suit_moves`` counts it then)."""
+    a tile more passes the table's ``TABLED`` tiles (``_suit_moves`` counts it then).
+
+    A tile more never makes a distance longer, nor a tile less shorter (a way to it still
+    serves, the tile unused or added), so a neighbour's entry less the suit's (or the suit's
+    less its) holds each distance's change in its 4 bits, no borrow between them: one
+    subtraction compares the ten."""
     suit: i64 = key // SUIT
     places: i64 = 9 if suit < 3 else 7
     packed = packed_neighbours(key % SUIT, places)
@@ -251,26 +256,32 @@ def _tabled_moves(key: int) -> Moves | None:
         cost = now >> 4 * index & 15
         made[COST + index] = FAR if cost == 15 else cost
         index += 1
+    far = now & now >> 1 & now >> 2 & now >> 3 & _NIBBLES  # a bit in each FAR's (15) 4 bits
+    bit = t.bit(9 * suit)
     place: i64 = 0
     while place < places:
-        bit = t.bit(9 * suit + place)
         more = packed[1 + 2 * place]
         if more >= 0:
+            nearer = now - more
             index = 0
             while index < 10:
-                if (more >> 4 * index & 15) < (now >> 4 * index & 15):
+                if nearer >> 4 * index & 15:
                     made[LOWER + index] |= bit
                 index += 1
         less = packed[2 + 2 * place]
         if less >= 0:
+            farther = less - now | far  # (no discard keeps a distance that is FAR)
             index = 0
             while index < 10:
-                cost = now >> 4 * index & 15
-                if cost < 15 and (less >> 4 * index & 15) == cost:
+                if not farther >> 4 * index & 15:
                     made[KEEP + index] |= bit
                 index += 1
+        bit <<= 1
         place += 1
     return made
+
+
+_NIBBLES: Final = 0x1111111111  # the lowest bit of each of the ten distances' 4 bits
 
 
 def _melded_moves(key: int, room: list[int]) -> Moves | None:
