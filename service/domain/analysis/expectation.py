@@ -238,7 +238,12 @@ def _exact_moves(key: int, room: list[int]) -> Moves:
 def _tabled_moves(key: int) -> Moves | None:
     """A suit the melds leave whole: its moves from its neighbours' entries in the table, a
     tile more or less (``packed_neighbours``: read and compared in native ints); None when
-    a tile more passes the table's ``TABLED`` tiles (``_suit_moves`` counts it then)."""
+    a tile more passes the table's ``TABLED`` tiles (``_suit_moves`` counts it then).
+
+    A tile more never makes a distance longer, nor a tile less shorter (a way to it still
+    serves, the tile unused or added), so a neighbour's entry less the suit's (or the suit's
+    less its) holds each distance's change in its 4 bits, no borrow between them: one
+    subtraction compares the ten."""
     suit: i64 = key // SUIT
     places: i64 = 9 if suit < 3 else 7
     packed = packed_neighbours(key % SUIT, places)
@@ -251,26 +256,32 @@ def _tabled_moves(key: int) -> Moves | None:
         cost = now >> 4 * index & 15
         made[COST + index] = FAR if cost == 15 else cost
         index += 1
+    far = now & now >> 1 & now >> 2 & now >> 3 & _NIBBLES  # a bit in each FAR's (15) 4 bits
+    bit = t.bit(9 * suit)
     place: i64 = 0
     while place < places:
-        bit = t.bit(9 * suit + place)
         more = packed[1 + 2 * place]
         if more >= 0:
+            nearer = now - more
             index = 0
             while index < 10:
-                if (more >> 4 * index & 15) < (now >> 4 * index & 15):
+                if nearer >> 4 * index & 15:
                     made[LOWER + index] |= bit
                 index += 1
         less = packed[2 + 2 * place]
         if less >= 0:
+            farther = less - now | far  # (no discard keeps a distance that is FAR)
             index = 0
             while index < 10:
-                cost = now >> 4 * index & 15
-                if cost < 15 and (less >> 4 * index & 15) == cost:
+                if not farther >> 4 * index & 15:
                     made[KEEP + index] |= bit
                 index += 1
+        bit <<= 1
         place += 1
     return made
+
+
+_NIBBLES: Final = 0x1111111111  # the lowest bit of each of the ten distances' 4 bits
 
 
 def _melded_moves(key: int, room: list[int]) -> Moves | None:
@@ -359,10 +370,12 @@ class _KeptMoves:
 _SUIT_MOVES: Final = _KeptMoves(50_000)
 
 
-def _joined(a: Moves, b: Moves) -> Moves:
-    """Two parts' moves as one: the cheapest split at each index, the masks of every split
-    that costs that (a tile helps the whole if it helps a part of some cheapest split); loose
-    where a cheapest split is (``LOOSE``: a lower bound, the true split may cost more).
+def _joined(a: Moves, b: Moves, top: i64) -> Moves:
+    """Two parts' moves as one: the cheapest split at each index up to ``top``, the masks of
+    every split that costs that (a tile helps the whole if it helps a part of some cheapest
+    split); loose where a cheapest split is (``LOOSE``: a lower bound, the true split may cost
+    more). Above ``top`` (the whole hand's index: its sets beside the melds, and the pair)
+    nothing is read: FAR, no masks (beside two melds, 21 splits counted of 55).
 
     Index by index, a split's figures kept in locals and written once: a join's reads and
     writes of the vectors, each bounds-checked, were most of its cost (a fifth fewer
@@ -372,7 +385,9 @@ def _joined(a: Moves, b: Moves) -> Moves:
     loose_b = b[LOOSE]
     loose: i64 = 0
     index: i64 = 0
-    while index < 10:
+    while index < 10:  # (not to ``top``: with ten turns the C compiler unrolls the loop)
+        if index > top:
+            break
         cheapest: i64 = FAR
         lower: i64 = 0
         keep: i64 = 0
@@ -481,7 +496,7 @@ class Outlook(Room[Moves]):
         forms read of them when the rules keep any."""
         low_moves = _suit_moves(low, self.room)
         high_moves = _suit_moves(high, self.room)
-        made = _joined(low_moves, high_moves)
+        made = _joined(low_moves, high_moves, 2 * self.sets + 1)
         if self.seven_pairs or self.thirteen_terminals:  # only without melds: keys are whole
             _add_forms(made, low_moves, high_moves)
         return made
@@ -520,9 +535,9 @@ class Outlook(Room[Moves]):
         if loose:  # a cheapest split may cost more than read: each pair exact (only with melds)
             room = self.room
             if first[LOOSE]:
-                first = _joined(_exact_moves(key_0, room), _exact_moves(key_1, room))
+                first = _joined(_exact_moves(key_0, room), _exact_moves(key_1, room), index)
             if second[LOOSE]:
-                second = _joined(_exact_moves(key_2, room), _exact_moves(key_3, room))
+                second = _joined(_exact_moves(key_2, room), _exact_moves(key_3, room), index)
             distance, lower, keep, loose = _regular(first, second, index)
         if self.seven_pairs:
             other = 7 - first[FORMS] - second[FORMS]
@@ -575,9 +590,11 @@ def _regular(first: Moves, second: Moves, index: i64) -> tuple[i64, i64, i64, i6
     loose_first = first[LOOSE]
     loose_second = second[LOOSE]
     index_a: i64 = 0
-    while index_a <= index:
+    while index_a < 10:  # (not to ``index``: with ten turns the C compiler unrolls the loop)
+        if index_a > index:
+            break
         index_b = index - index_a
-        if index_b <= 9 and not index_a & index_b & 1:  # one pair only
+        if not index_a & index_b & 1:  # one pair only
             total = first[COST + index_a] + second[COST + index_b]
             if total < distance:
                 distance = total
