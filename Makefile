@@ -74,14 +74,15 @@ typecheck: venv
 # prints when it ends (-Otarget). Last, on a machine with nothing else on it, the one drill
 # that such a neighbour upsets (marked alone: among a thousand slow clients, a probe went
 # unanswered in 6 runs of 249 beside it). What runs on the compiled build only
-# (docs/DESIGN.md): the drills and the other tests marked server, which judge the serving layer (gunicorn, service/worker.py,
-# reading.py, turns.py), interpreted in both builds; the tests marked client_side (the
-# browser's and the client apps'), which judge the page's scripts and the contract, the same
-# files in both builds; and the fuzzing (marked fuzz), which sets compiled code against
-# interpreted oracles and is strictest where mypyc checks the types: on the build the image
-# ships; and the expected score's sweeps (marked sweep: its searches held to oracles or whole
-# reviewed games over many hands), tens of seconds each on the pure build, which keeps every
-# smaller test of the same source. A plain `pytest` runs everything in one process.
+# (docs/DESIGN.md): the drills and the other tests marked server, which judge the serving
+# layer (gunicorn, service/worker.py, reading.py, turns.py), interpreted in both builds; the
+# tests marked client_side (the browser's and the client apps'), which judge the page's
+# scripts and the contract, the same files in both builds; and the fuzzing (marked fuzz),
+# which sets compiled code against interpreted oracles and is strictest where mypyc checks the
+# types: on the build the image ships; and the expected score's sweeps (marked sweep: its
+# searches held to oracles or whole reviewed games over many hands), tens of seconds each on
+# the pure build, which keeps every smaller test of the same source. A plain `pytest` runs
+# everything in one process.
 EVERY_CORE := -n auto --dist loadgroup -m "not serial"
 ON_BOTH    := -n auto --dist loadgroup -m "not serial and not client_side and not server and not fuzz and not sweep"
 SERIAL     := -m "serial and not alone" tests/test_serving.py tests/test_faults.py  # conftest.py: SERIAL_MODULES
