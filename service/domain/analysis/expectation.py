@@ -824,11 +824,17 @@ class _Graph:
         self.depth = vec[i64]()
         self.listed: i64 = 0  # the hands whose draws are listed, in that order
         self.single: i64 = 0  # the 14-tile hands with one discard (made no node)
+        # In a bounded search, a ready hand but the root lists its wins alone (``_search_bounded``),
+        # so two whose wins are alike (each win's copies left and scores, in order) have the same
+        # figures at every draw: the first reached stands for the others, which count as states
+        # all the same (the budget and ``states`` as before). None in a whole search.
+        self.leaves: Index | None = None
+        self.merged: i64 = 0  # the ready hands a hand alike stands for
         self.reaching: i64 = 0  # the depth of the hand whose draws are being listed
 
     @property
     def states(self) -> int:
-        return len(self.lows) + len(self.child_ends) + self.single
+        return len(self.lows) + len(self.child_ends) + self.single + self.merged
 
     @property
     def concealed(self) -> int:
@@ -847,7 +853,7 @@ class _Graph:
 
     def _grow(self) -> None:
         """One hand more, within the budget (so ``states`` never exceeds it)."""
-        if len(self.lows) + len(self.child_ends) + self.single >= self.budget:
+        if len(self.lows) + len(self.child_ends) + self.single + self.merged >= self.budget:
             raise _TooMany
 
     def lefts(self, low: i64, high: i64) -> vec[i64]:
@@ -893,6 +899,17 @@ class _Graph:
         distance = outlook.distances[row]
         helps = outlook.lowers[row]
         number: i64 = len(self.lows)
+        leaves = self.leaves
+        if leaves is not None and distance == 1 and number:
+            first, second = self._wins(low, high, helps)
+            if first >= 0:
+                slot = leaves.slot(first, second)
+                alike = leaves.numbers[slot]
+                if alike >= 0:
+                    self.merged += 1
+                    self.at_row[row] = alike
+                    return alike
+                leaves.put(slot, first, second, number)
         self.at_row[row] = number
         self.lows = append(self.lows, low)
         self.highs = append(self.highs, high)
@@ -914,6 +931,41 @@ class _Graph:
             self.discard_wins.append(tuple(wins) if wins else ())
         self.depth = append(self.depth, self.reaching + 1 if number else 0)
         return number
+
+    def _wins(self, low: i64, high: i64, helps: i64) -> tuple[i64, i64]:
+        """A ready hand's wins as ``leaves`` keys them: in order, each winning kind's copies
+        left (3 bits) and its scores plus one by self-draw and by discard (10 bits each: 0, no
+        win; the discard's 0 where the others' discards are not won on), two wins a word and
+        their number at ``_WINS_AT``; (-1, -1) past four wins or a score of 1,023 (no hand alike
+        is looked for)."""
+        outlook = self.outlook
+        first: i64 = 0
+        second: i64 = 0
+        count: i64 = 0
+        tile: i64 = 0
+        while helps:
+            if helps & 1:
+                left = self.drawable[tile] - _copies(low, high, tile)
+                if left > 0:
+                    if count == 4:
+                        return -1, -1
+                    drawn_low = low + _LOW_UNIT[tile]
+                    drawn_high = high + _HIGH_UNIT[tile]
+                    won = outlook.score(drawn_low, drawn_high, tile, True) + 1.0
+                    offered = 0.0
+                    if self.offered:
+                        offered = outlook.score(drawn_low, drawn_high, tile, False) + 1.0
+                    if won >= 1023.0 or offered >= 1023.0:
+                        return -1, -1
+                    win = left | i64(won) << 3 | i64(offered) << 13
+                    if count < 2:
+                        first |= win << 23 * count
+                    else:
+                        second |= win << 23 * (count - 2)
+                    count += 1
+            helps >>= 1
+            tile += 1
+        return first | count << _WINS_AT, second
 
     def after_draw(self, low: i64, high: i64, row: i64, discards: i64) -> i64:
         """Where a draw to a 14-tile hand (its moves at ``row``) leads: ``-2 - n``, the hand
@@ -948,6 +1000,7 @@ class _Graph:
 
 
 _POWERS: Final = vec[i64]([5**place for place in range(9)])
+_WINS_AT: Final = 46  # where ``_Graph._wins`` keeps the number of wins
 
 
 def _copies(low: i64, high: i64, tile: i64) -> i64:
@@ -1008,6 +1061,7 @@ def _search_bounded(
     """The draws that lower the distance, the discards that keep it; with ``step_off``, from
     the root one step off them as well (a draw that does not help, kept for a discard that
     keeps the distance; a win passed for another wait)."""
+    graph.leaves = Index()
     start = graph.hand(root_low, root_high)
     outlook = graph.outlook
     ready = graph.distance[start] == 1
