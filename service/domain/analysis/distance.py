@@ -63,11 +63,15 @@ class Index:
 
     __slots__ = ("highs", "lows", "mask", "numbers", "size")
 
-    def __init__(self) -> None:
-        self.mask: i64 = _PLACES - 1
-        self.lows = _blank(_PLACES)  # (read only where ``numbers`` has a number)
-        self.highs = _blank(_PLACES)
-        self.numbers = _blank(_PLACES)  # -1: an empty slot
+    def __init__(self, keys: i64 = 0) -> None:
+        """Room for ``keys`` keys before it grows (at least ``_PLACES`` places)."""
+        places: i64 = _PLACES
+        while places < 2 * keys + 2:
+            places *= 2
+        self.mask: i64 = places - 1
+        self.lows = _blank(places)  # (read only where ``numbers`` has a number)
+        self.highs = _blank(places)
+        self.numbers = _blank(places)  # -1: an empty slot
         self.size: i64 = 0
 
     def slot(self, low: i64, high: i64) -> i64:
