@@ -29,22 +29,27 @@ RUN apt-get update \
 
 WORKDIR /src
 
-# The compiler toolchain (mypy with mypyc, setuptools), hash-checked, in a venv of its own.
-COPY requirements-build.lock ./
+# The compiler toolchain (mypy with mypyc, setuptools), hash-checked, in a venv of its own; and
+# the service's dependencies, as the runtime stage installs them, in another: the compiled build
+# is profile-guided, so it runs once, instrumented, on a workload (scripts/wheel.sh).
+COPY requirements-build.lock requirements.lock ./
 RUN python -m venv /opt/build \
- && /opt/build/bin/pip install --require-hashes --no-deps -r requirements-build.lock
+ && /opt/build/bin/pip install --require-hashes --no-deps -r requirements-build.lock \
+ && python -m venv /opt/workload \
+ && /opt/workload/bin/pip install --require-hashes --no-deps -r requirements.lock
 
-# Only what the wheel is built from. openapi.yaml sits at the repo root and
-# service/openapi.yaml is a symlink to it (../openapi.yaml): copying both keeps the link
-# resolvable here, and setuptools copies the link's *target* into the wheel as package data.
+# Only what the wheel is built from, and the two scripts that build it. openapi.yaml sits at the
+# repo root and service/openapi.yaml is a symlink to it (../openapi.yaml): copying both keeps the
+# link resolvable here, and setuptools copies the link's *target* into the wheel as package data.
 COPY pyproject.toml setup.py README.md openapi.yaml ./
+COPY scripts/wheel.sh scripts/profile_workload.py scripts/
 COPY service/ service/
 
 # --no-deps: the dependencies come from requirements.lock in the runtime stage, with hashes.
 # The check after it fails the build if the spec did not make it into the wheel as a real,
 # identical file, if the playground's files or the suits' table (package data) are missing, or
 # if the core did not come out compiled (each would only show at run time).
-RUN ZJ_COMPILE=1 /opt/build/bin/pip wheel --no-deps --no-build-isolation --wheel-dir /src/dist . \
+RUN sh scripts/wheel.sh /opt/build/bin/python /opt/workload/bin/python /src/dist \
  && python -c "import pathlib, sys, zipfile; \
 whl = next(pathlib.Path('/src/dist').glob('*.whl')); \
 names = zipfile.ZipFile(whl).namelist(); \

@@ -10,13 +10,14 @@ PORT   ?= 8000
 # among them (a third of a collection's CPU).
 unexport PYTHONDONTWRITEBYTECODE
 
-.PHONY: help venv serve test test-pure suit-table lint typecheck compiled compiled-suite compiled-drills test-compiled bench bench-tools test-tools browser-tools node-tools container-test load screenshot clean
+.PHONY: help venv serve test test-pure suit-table lint typecheck compiled profiled compiled-suite compiled-drills test-compiled bench bench-tools test-tools browser-tools node-tools container-test load screenshot clean
 
 help:
 	@echo "make serve           run the service with gunicorn on \$$PORT (default 8000)"
 	@echo "make test            lint, type-check, run the test suite on both builds"
-	@echo "make compiled        build the mypyc-compiled service (as shipped) into build/compiled"
-	@echo "make bench           engine and HTTP benchmarks of the compiled build, as figures"
+	@echo "make compiled        build the mypyc-compiled service into build/compiled (as tested)"
+	@echo "make profiled        the same, profile-guided as the image ships it"
+	@echo "make bench           engine and HTTP benchmarks of the profiled build, as figures"
 	@echo "make load            one minute of saturating load, errors and worker memory"
 	@echo "make container-test  build the image with buildah and check it over HTTP"
 	@echo "make screenshot      shoot docs/playground.png from the real page (README's picture)"
@@ -102,6 +103,10 @@ test-pure: lint typecheck test-tools
 compiled: $(TOOLCHAIN)/.installed
 	bash scripts/compile.sh $(TOOLCHAIN)/bin/python
 
+# The compiled service exactly as the image builds it: profile-guided (scripts/wheel.sh).
+profiled: $(TOOLCHAIN)/.installed venv
+	bash scripts/compile.sh --profile $(TOOLCHAIN)/bin/python
+
 # service/domain/analysis/suits.bin, the suits' distances (committed; made again only if
 # distance.py's pass changes): counted by the compiled build.
 suit-table: compiled venv
@@ -148,7 +153,7 @@ test-tools:
 	@$(APT_TOOLS) "headless Chromium, a Chinese font, node or npm is not installed: their tests are skipped (failed with CI set)" \
 		chromium-headless-shell:chromium-headless-shell fonts-noto-cjk:zh-font nodejs:node npm:npm
 
-bench: compiled venv bench-tools
+bench: profiled venv bench-tools
 	cd build/compiled && ../../$(BIN)/python -m bench
 
 load: venv bench-tools
