@@ -2,9 +2,9 @@
 # The compiled wheel the image ships, profile-guided (ZJ_COMPILE=1, see setup.py): mypyc's C built
 # once instrumented (gcc -fprofile-generate), run on scripts/profile_workload.py, then built again
 # with what the run counted (-fprofile-use): gcc lays out the hot paths and their branches as the
-# service takes them. On the expected score, 4-6% fewer instructions and 16-23% less CPU time than
-# the same C built without a profile (docs/PERFORMANCE.md). Code the workload never ran keeps the
-# plain build's optimisation (-fprofile-partial-training).
+# service takes them. On the expected score, 4-6% fewer instructions than the same C built
+# without a profile, and a fifth to a quarter less CPU time (docs/PERFORMANCE.md). Code the
+# workload never ran keeps the plain build's optimisation (-fprofile-partial-training).
 #
 # Usage: sh scripts/wheel.sh TOOLCHAIN_PYTHON WORKLOAD_PYTHON WHEEL_DIR
 #   TOOLCHAIN_PYTHON has mypy (mypyc) and setuptools (requirements-build.lock); WORKLOAD_PYTHON

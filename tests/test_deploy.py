@@ -375,3 +375,26 @@ def test_access_log_through_handlers_without_a_stream(monkeypatch: pytest.Monkey
     logger.access(response, None, {"PATH_INFO": "/x"}, datetime.timedelta(milliseconds=2))
     [line] = collect.lines
     assert json.loads(line)["status"] == 404
+
+
+def test_the_builds_workload_asks_every_kind_of_request_and_each_is_answered(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The image's build runs scripts/profile_workload.py on the instrumented build (a problem
+    raised stops it): a few of its hands, each request answered, and every kind of request it
+    is there to profile among them."""
+    workload = runpy.run_path(str(ROOT / "scripts" / "profile_workload.py"))
+    asked: list[str] = []
+    engine = workload["engine"]
+    for name in ("score", "discards"):
+        answer = getattr(engine, name)
+
+        def counted(body: dict[str, Any], name: str = name, answer: Any = answer) -> Any:
+            asked.append(name + ("+expect" if "expect" in body else ""))
+            return answer(body)
+
+        monkeypatch.setattr(engine, name, counted)
+    monkeypatch.setitem(workload["main"].__globals__, "HANDS", 12)
+    workload["main"]()
+    assert {"score", "discards", "discards+expect"} <= set(asked), asked
+    assert asked.count("score") == 24
