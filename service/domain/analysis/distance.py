@@ -37,31 +37,37 @@ Joined = TypeVar("Joined")
 _FOLD: Final = (1 << 31) - 1
 _SPREAD: Final = 0x5BD1E995
 _PLACES: Final = 256  # a new index's places, a power of two (doubled when half full)
-# An index's vectors are copies of the first places of this one (a copy is one memcpy; one
-# made from a list of that many ints cost ~13 instructions a place, and an index's growth was
-# 2-4% of an expected score's instructions, most in the largest requests). Made anew when an
-# index outgrows it, so it holds the places of the largest index made: an outlook's hands,
-# which a request's budget of states bounds (1 MB after `make bench`'s expected scores).
-_BLANK: Final = [vec[i64]([-1] * _PLACES)]
+_CELLS: Final = 3  # a place's cells: the key's two words, its number
+_NUMBER: Final = 2
+# An index's vector (and a graph's rows reached, ``expectation._Graph``) is a copy of the
+# first places of this one (a copy is one memcpy; one made from a list of that many ints cost
+# ~13 instructions a place, and an index's growth was 2-4% of an expected score's
+# instructions, most in the largest requests). Made anew when an index outgrows it, so it
+# holds the places of the largest index made: an outlook's hands, which a request's budget of
+# states bounds (3 MB after `make bench`'s expected scores).
+_BLANK: Final = [vec[i64]([-1] * (_CELLS * _PLACES))]
 
 
-def _blank(places: i64) -> vec[i64]:
-    """A vector of ``places`` -1s (``places`` a power of two)."""
-    blank = _BLANK[0]
-    if len(blank) < places:
-        blank = vec[i64]([-1] * places)
-        _BLANK[0] = blank
-    return blank[:places]
+def blank(cells: i64) -> vec[i64]:
+    """A vector of ``cells`` -1s."""
+    ones = _BLANK[0]
+    if len(ones) < cells:
+        ones = vec[i64]([-1] * cells)
+        _BLANK[0] = ones
+    return ones[:cells]
 
 
 class Index:
-    """Numbers (0 and up) by a key of two non-negative machine words under 2^62, in unboxed
-    vectors (open addressing, linear probing, at most half full). A dict keyed by one int
-    would box each key (a hand's 80 bits take mypyc's slow path past 63), hash and compare it
-    as an object: here a probe reads and compares native words. ``slot`` finds a key's place,
-    ``put`` fills it when it was empty: one probe for a look-up and the insert after it."""
+    """Numbers (0 and up) by a key of two non-negative machine words under 2^62, in one
+    unboxed vector (open addressing, linear probing, at most half full). A dict keyed by one
+    int would box each key (a hand's 80 bits take mypyc's slow path past 63), hash and compare
+    it as an object: here a probe reads and compares native words. A place is three cells side
+    by side, the key's two words and its number (-1: empty), so that a probe reads one cache
+    line, not one in each of three vectors (an outlook's index outgrows the caches). ``find``
+    finds a key's place and number, ``put`` fills the place when it was empty: one probe for a
+    look-up and the insert after it."""
 
-    __slots__ = ("highs", "lows", "mask", "numbers", "size")
+    __slots__ = ("cells", "end", "mask", "size")
 
     def __init__(self, keys: i64 = 0) -> None:
         """Room for ``keys`` keys before it grows (at least ``_PLACES`` places)."""
@@ -69,58 +75,61 @@ class Index:
         while places < 2 * keys + 2:
             places *= 2
         self.mask: i64 = places - 1
-        self.lows = _blank(places)  # (read only where ``numbers`` has a number)
-        self.highs = _blank(places)
-        self.numbers = _blank(places)  # -1: an empty slot
+        self.end: i64 = _CELLS * places
+        self.cells = blank(self.end)  # (a key's words read only where it has a number)
         self.size: i64 = 0
 
-    def slot(self, low: i64, high: i64) -> i64:
-        """The place of the key, or the empty one it would take (``numbers[slot] < 0``)."""
-        mask = self.mask
-        at = _place(low, high, mask)
-        numbers = self.numbers
-        lows = self.lows
-        highs = self.highs
-        while numbers[at] >= 0 and (lows[at] != low or highs[at] != high):
-            at = (at + 1) & mask
-        return at
+    def find(self, low: i64, high: i64) -> tuple[i64, i64]:
+        """The key's place and its number; when it has none, -1 and the empty place it
+        would take."""
+        cells = self.cells
+        at = _CELLS * _place(low, high, self.mask)
+        while True:
+            number = cells[at + _NUMBER]
+            if number < 0 or (cells[at] == low and cells[at + 1] == high):
+                return at, number
+            at += _CELLS
+            if at == self.end:
+                at = 0
 
     def get(self, low: i64, high: i64) -> i64:
         """The key's number, -1 when it has none."""
-        return self.numbers[self.slot(low, high)]
+        return self.find(low, high)[1]
 
-    def put(self, slot: i64, low: i64, high: i64, number: i64) -> None:
-        """The key at its empty ``slot`` (from ``slot``, nothing put since), numbered."""
-        self.lows[slot] = low
-        self.highs[slot] = high
-        self.numbers[slot] = number
+    def put(self, at: i64, low: i64, high: i64, number: i64) -> None:
+        """The key at its empty place ``at`` (from ``find``, nothing put since), numbered."""
+        cells = self.cells
+        cells[at] = low
+        cells[at + 1] = high
+        cells[at + _NUMBER] = number
         self.size += 1
         if 2 * self.size > self.mask:
             self._grow()
 
     def _grow(self) -> None:
         """Twice the places, every key moved to its place among them."""
-        lows, highs, numbers = self.lows, self.highs, self.numbers
-        capacity = 2 * len(numbers)
-        mask: i64 = capacity - 1
-        new_lows = _blank(capacity)
-        new_highs = _blank(capacity)
-        new_numbers = _blank(capacity)
-        for at in range(len(numbers)):
-            number = numbers[at]
+        cells = self.cells
+        mask: i64 = 2 * self.mask + 1
+        end: i64 = _CELLS * (mask + 1)
+        grown = blank(end)
+        at: i64 = 0
+        while at < self.end:
+            number = cells[at + _NUMBER]
             if number >= 0:
-                low = lows[at]
-                high = highs[at]
-                slot = _place(low, high, mask)
-                while new_numbers[slot] >= 0:  # (every key is new here)
-                    slot = (slot + 1) & mask
-                new_lows[slot] = low
-                new_highs[slot] = high
-                new_numbers[slot] = number
+                low = cells[at]
+                high = cells[at + 1]
+                place = _CELLS * _place(low, high, mask)
+                while grown[place + _NUMBER] >= 0:  # (every key is new here)
+                    place += _CELLS
+                    if place == end:
+                        place = 0
+                grown[place] = low
+                grown[place + 1] = high
+                grown[place + _NUMBER] = number
+            at += _CELLS
         self.mask = mask
-        self.lows = new_lows
-        self.highs = new_highs
-        self.numbers = new_numbers
+        self.end = end
+        self.cells = grown
 
 
 def _place(low: i64, high: i64, mask: i64) -> i64:
@@ -165,12 +174,11 @@ class Room(Generic[Joined]):
         low_counts: i64 = low % _MELDED
         high_counts: i64 = high % _MELDED
         pairs = self.pairs
-        slot = pairs.slot(low_counts, high_counts)
-        number = pairs.numbers[slot]
+        at, number = pairs.find(low_counts, high_counts)
         if number >= 0:
             return self.joined[number]
         made = self.join(low, high)
-        pairs.put(slot, low_counts, high_counts, len(self.joined))
+        pairs.put(at, low_counts, high_counts, len(self.joined))
         self.joined.append(made)
         return made
 

@@ -33,7 +33,7 @@ from collections.abc import Callable
 from math import comb, floor
 from typing import Final, Literal, TypeAlias
 
-from librt.vecs import append, vec
+from librt.vecs import append, extend, vec
 from mypy_extensions import i32, i64, u8
 
 from ..errors import ScoringError
@@ -49,6 +49,7 @@ from .distance import (
     WHOLE_SUITS,
     Index,
     Room,
+    blank,
     most_sets,
     moves,
     packed_distances,
@@ -356,7 +357,7 @@ class _KeptMoves:
         if len(self.moves) >= self.size:
             self.cache_clear()
         index = self.index
-        index.put(index.slot(key, 0), key, 0, len(self.moves))
+        index.put(index.find(key, 0)[0], key, 0, len(self.moves))
         self.moves.append(made)
         return made
 
@@ -424,8 +425,9 @@ class Outlook(Room[Moves]):
     (its evaluations meet the same hands).
 
     A hand is kept as two machine words (``words``), its moves as a row of three unboxed
-    vectors (``distances``, ``lowers``, ``keeps``) that ``known`` numbers, a win's score in
-    ``won`` as ``scores`` numbers it: no tuple, big int or dict entry a hand."""
+    vectors (``distances``, ``lowers``, ``keeps``; the first ``rows`` places of each) that
+    ``known`` numbers, a win's score in ``won`` as ``scores`` numbers it: no tuple, big int or
+    dict entry a hand."""
 
     __slots__ = (
         "discard",
@@ -435,6 +437,7 @@ class Outlook(Room[Moves]):
         "lowers",
         "melds",
         "offsets",
+        "rows",
         "rules",
         "scores",
         "self_draw",
@@ -445,9 +448,10 @@ class Outlook(Room[Moves]):
     def __init__(self, hand: Hand, melds: tuple[Meld, ...], seat: str, rules: Rules) -> None:
         super().__init__(melds, table_for(rules).wins)
         self.known = Index()
-        self.distances = vec[i64]()
-        self.lowers = vec[i64]()
-        self.keeps = vec[i64]()
+        self.rows: i64 = 0
+        self.distances = _ZEROS[:]
+        self.lowers = _ZEROS[:]
+        self.keeps = _ZEROS[:]
         self.scores = Index()  # by the hand, and the winning tile and the way with its high word
         self.won = vec[float]()
         # Each suit's key less its counts (``distance.Room.keys``), as native ints.
@@ -477,8 +481,7 @@ class Outlook(Room[Moves]):
             named = 0
         key = (high * t.KINDS + named) * 2 + way
         scores = self.scores
-        slot = scores.slot(low, key)
-        number = scores.numbers[slot]
+        at, number = scores.find(low, key)
         if number >= 0:
             return self.won[number]
         winner = self.winner
@@ -488,7 +491,7 @@ class Outlook(Room[Moves]):
             value = float(best_score(won, self.melds, win, self.rules).score)
         except ScoringError:
             value = -1.0
-        scores.put(slot, low, key, len(self.won))
+        scores.put(at, low, key, len(self.won))
         self.won = append(self.won, value)
         return value
 
@@ -511,12 +514,11 @@ class Outlook(Room[Moves]):
     def row(self, low: i64, high: i64) -> i64:
         """The row of the hand's moves (read once a request)."""
         known = self.known
-        slot = known.slot(low, high)
-        row = known.numbers[slot]
+        at, row = known.find(low, high)
         if row < 0:
-            row = len(self.distances)
+            row = self.rows
             self.read(low, high)
-            known.put(slot, low, high, row)
+            known.put(at, low, high, row)
         return row
 
     def read(self, low: i64, high: i64) -> None:
@@ -567,9 +569,15 @@ class Outlook(Room[Moves]):
                     lower = keep = 0
                 lower |= other_lower
                 keep |= other_keep
-        self.distances = append(self.distances, distance)
-        self.lowers = append(self.lowers, lower)
-        self.keeps = append(self.keeps, keep)
+        row = self.rows
+        if row == len(self.distances):
+            self.distances = extend(self.distances, self.distances)  # (its copies overwritten)
+            self.lowers = extend(self.lowers, self.lowers)
+            self.keeps = extend(self.keeps, self.keeps)
+        self.distances[row] = distance
+        self.lowers[row] = lower
+        self.keeps[row] = keep
+        self.rows = row + 1
 
 
 def _add_forms(made: Moves, a: Moves, b: Moves) -> None:
@@ -791,6 +799,10 @@ class _Graph:
     hands). A ready hand also lists the discards it wins on, ``(copies left, score)``, when
     the others' discards are won on at all (``offered``). Flat vectors of numbers, where a
     tuple per edge and a list per hand were made, leave the cyclic collector little to walk.
+
+    Each vector has room past what is listed (``hands``, ``edges``, ``nodes``, ``links``: a
+    place written, where an append was a call out of the module and a reference counted, ~40
+    instructions), doubled when full: the counts, not the vectors' lengths, say what is listed.
     """
 
     def __init__(self, outlook: Outlook, copies: list[int], model: Model) -> None:
@@ -801,28 +813,32 @@ class _Graph:
         self.copies = copies
         self.drawable = vec[i64](copies)
         self.budget: i64 = model.budget
-        self.at_row = vec[i64]([-1] * len(outlook.distances))  # -1: not reached
-        self.lows = vec[i64]()
-        self.highs = vec[i64]()
-        self.distance = vec[i64]()
-        self.helps = vec[i64]()
-        self.starts = vec[i64]()
-        self.ends = vec[i64]()
+        self.at_row = blank(outlook.rows)  # -1: not reached
+        self.hands: i64 = 0  # 13-tile hands listed
+        self.lows = _ZEROS[:]
+        self.highs = _ZEROS[:]
+        self.distance = _ZEROS[:]
+        self.helps = _ZEROS[:]
+        self.starts = _ZEROS[:]
+        self.ends = _ZEROS[:]
         # An edge's numbers as narrow as they fit: the solve reads every edge once a draw
         # left, and a big search's (~1M at 50,000 hands) outgrow the caches. A tile fits a
         # byte; where the draw leads and its copies left (at most 4) fit 32 bits together,
         # ``8 * node + left``: a hand's number is under the budget (``ZJ_EXPECT_STATES``, at
         # most 10^7: settings.py). One vector, not two: the solve reads both at each edge.
-        self.tiles = vec[u8]()
-        self.leads = vec[i32]()
-        self.wins = vec[float]()
+        self.edges: i64 = 0  # draws listed
+        self.tiles = _NO_TILES[:]
+        self.leads = _NO_LEADS[:]
+        self.wins = _NO_WINS[:]
         # (r_x, score) each, a hand's when ``offered``
         self.discard_wins: list[tuple[tuple[int, float], ...]] = []
-        self.children = vec[i64]()
-        self.child_ends = vec[i64]()  # each 14-tile hand's end in ``children``
+        self.nodes: i64 = 0  # 14-tile hands listed
+        self.links: i64 = 0  # their children listed
+        self.children = _ZEROS[:]
+        self.child_ends = _ZEROS[:]  # each 14-tile hand's end in ``children``
         # 13-tile hands in the order reached, each at the fewest draws it takes to reach it:
         # a hand reached with no draw left lists none.
-        self.depth = vec[i64]()
+        self.depth = _ZEROS[:]
         self.listed: i64 = 0  # the hands whose draws are listed, in that order
         self.single: i64 = 0  # the 14-tile hands with one discard (made no node)
         # In a bounded search, a ready hand but the root lists its wins alone (``_search_bounded``),
@@ -838,7 +854,7 @@ class _Graph:
 
     @property
     def states(self) -> int:
-        return len(self.lows) + len(self.child_ends) + self.single + self.merged
+        return self.hands + self.nodes + self.single + self.merged
 
     @property
     def concealed(self) -> int:
@@ -847,18 +863,24 @@ class _Graph:
 
     def draw(self, number: i64, tile: i64, left: i64, node: i64, won: float) -> None:
         """Lists a draw of hand ``number`` (its draws are listed one after another)."""
+        edge = self.edges
         if self.ends[number] == 0:
-            self.starts[number] = len(self.tiles)
-        assert self.ends[number] in (0, len(self.tiles)), "a hand's draws are listed together"
-        self.tiles = append(self.tiles, u8(tile))
-        self.leads = append(self.leads, i32(8 * node + left))
-        self.wins = append(self.wins, won)
-        self.ends[number] = len(self.tiles)
+            self.starts[number] = edge
+        assert self.ends[number] in (0, edge), "a hand's draws are listed together"
+        if edge == len(self.tiles):
+            self.tiles = extend(self.tiles, self.tiles)  # (its copies overwritten)
+            self.leads = extend(self.leads, self.leads)
+            self.wins = extend(self.wins, self.wins)
+        self.tiles[edge] = u8(tile)
+        self.leads[edge] = i32(8 * node + left)
+        self.wins[edge] = won
+        self.edges = edge + 1
+        self.ends[number] = edge + 1
 
     def _grow(self) -> None:
         """One hand more, within the budget (so ``states`` never exceeds it). (Its sum spelled
         out: through the property, 0.2-0.4% more instructions a request.)"""
-        if len(self.lows) + len(self.child_ends) + self.single + self.merged >= self.budget:
+        if self.hands + self.nodes + self.single + self.merged >= self.budget:
             raise _TooMany
 
     def lefts(self, low: i64, high: i64) -> vec[i64]:
@@ -877,7 +899,7 @@ class _Graph:
 
     def next(self, draws_left: i64) -> i64:
         """The next hand whose draws are to be listed, -1 when none is left."""
-        while self.listed < len(self.lows):
+        while self.listed < self.hands:
             number = self.listed
             self.listed += 1
             if self.depth[number] < draws_left:
@@ -887,10 +909,11 @@ class _Graph:
 
     def _at(self, row: i64) -> i64:
         """The number of the hand whose moves are at ``row``, -1 when it is not reached."""
-        if row < len(self.at_row):
+        size = len(self.at_row)
+        if row < size:
             return self.at_row[row]
-        while len(self.at_row) <= row:  # rows read since the graph began
-            self.at_row = append(self.at_row, -1)
+        # A row read since the graph began: room for as many more (-1s, not reached).
+        self.at_row = extend(self.at_row, blank(row + 1 if row + 1 > size else size))
         return -1
 
     def hand(self, low: i64, high: i64) -> i64:
@@ -903,25 +926,34 @@ class _Graph:
         self._grow()
         distance = outlook.distances[row]
         helps = outlook.lowers[row]
-        number: i64 = len(self.lows)
+        number = self.hands
         leaves = self.leaves
         if leaves is not None and distance == 1 and number:
             first, second = self._wins(low, high, helps)
             if first >= 0:
-                slot = leaves.slot(first, second)
-                alike = leaves.numbers[slot]
+                at, alike = leaves.find(first, second)
                 if alike >= 0:
                     self.merged += 1
                     self.at_row[row] = alike
                     return alike
-                leaves.put(slot, first, second, number)
+                leaves.put(at, first, second, number)
         self.at_row[row] = number
-        self.lows = append(self.lows, low)
-        self.highs = append(self.highs, high)
-        self.distance = append(self.distance, distance)
-        self.helps = append(self.helps, helps)
-        self.starts = append(self.starts, 0)
-        self.ends = append(self.ends, 0)
+        if number == len(self.lows):
+            self.lows = extend(self.lows, self.lows)  # (its copies overwritten)
+            self.highs = extend(self.highs, self.highs)
+            self.distance = extend(self.distance, self.distance)
+            self.helps = extend(self.helps, self.helps)
+            self.starts = extend(self.starts, self.starts)
+            self.ends = extend(self.ends, self.ends)
+            self.depth = extend(self.depth, self.depth)
+        self.lows[number] = low
+        self.highs[number] = high
+        self.distance[number] = distance
+        self.helps[number] = helps
+        self.starts[number] = 0
+        self.ends[number] = 0
+        self.depth[number] = self.reaching + 1 if number else 0
+        self.hands = number + 1
         if self.offered:  # (else none listed: no list made a hand)
             wins: list[tuple[int, float]] = []
             if distance == 1:
@@ -934,7 +966,6 @@ class _Graph:
                         if won >= 0:
                             wins.append((lefts[tile], won))
             self.discard_wins.append(tuple(wins) if wins else ())
-        self.depth = append(self.depth, self.reaching + 1 if number else 0)
         return number
 
     def _wins(self, low: i64, high: i64, helps: i64) -> tuple[i64, i64]:
@@ -988,23 +1019,35 @@ class _Graph:
             straight = self.hand(low - _LOW_UNIT[tile], high - _HIGH_UNIT[tile])
             self.at_row[row] = straight
             return straight
-        number: i64 = len(self.child_ends)
+        number = self.nodes
         self.at_row[row] = -2 - number
-        self.child_ends = append(self.child_ends, 0)
-        # One by one (``hand`` lists no children): a vector extended from a list asks it for
-        # a buffer first, and its refusal formats an error message, ~1,700 instructions.
+        if number == len(self.child_ends):
+            self.child_ends = extend(self.child_ends, self.child_ends)
+        self.child_ends[number] = 0
+        self.nodes = number + 1
         tile = 0
         while discards:
             if discards & 1:
                 child = self.hand(low - _LOW_UNIT[tile], high - _HIGH_UNIT[tile])
-                self.children = append(self.children, child)
+                link = self.links  # (after ``hand``, which lists no children)
+                if link == len(self.children):
+                    self.children = extend(self.children, self.children)
+                self.children[link] = child
+                self.links = link + 1
             discards >>= 1
             tile += 1
-        self.child_ends[number] = len(self.children)
+        self.child_ends[number] = self.links
         return -2 - number
 
 
 _POWERS: Final = vec[i64]([5**place for place in range(9)])
+# A new graph's or outlook's room in each vector (``_Graph``), copied from ``_ZEROS`` (one
+# memcpy, where a vector made from a list costs ~13 instructions a place).
+_ROOM: Final = 64
+_ZEROS: Final = vec[i64]([0] * _ROOM)
+_NO_TILES: Final = vec[u8]([0] * _ROOM)
+_NO_LEADS: Final = vec[i32]([0] * _ROOM)
+_NO_WINS: Final = vec[float]([0.0] * _ROOM)
 _WINS_AT: Final = 46  # where ``_Graph._wins`` keeps the number of wins
 
 
@@ -1124,7 +1167,7 @@ def _search_bounded(
 def _solve(graph: _Graph, model: Model, pause: Pause | None) -> tuple[float, float, float, float]:
     """The root's four figures (self-draw and discard win chances, expected score, ready
     chance) under the best play, by the draws left, from none up (``Plays``)."""
-    n = len(graph.distance)
+    n = graph.hands
     size = sum(graph.copies) - graph.concealed
     wall = float(size) if size > 0 else 1.0
     rate = model.discard_rate / wall
@@ -1144,14 +1187,15 @@ def _solve(graph: _Graph, model: Model, pause: Pause | None) -> tuple[float, flo
         if rate > 0
         else []
     )
-    plays = Plays(model.objective == "win_probability", graph.distance, len(graph.child_ends))
+    plays = Plays(model.objective == "win_probability", graph.distance, n, graph.nodes)
     # A hand first reached after d draws is met with at most draws_left - d left: the hands
     # are listed by the draws it takes to reach them, so those that can still be met with
     # ``left`` are the first ``within[draws_left - left]``. The others' figures are left as
     # they were: no play of a hand met reads them (a hand met with ``left`` draws reads those
     # one draw farther, met with ``left - 1``).
     within = [0] * (model.draws_left + 1)
-    for depth in graph.depth:
+    for i in range(n):
+        depth = graph.depth[i]
         if depth <= model.draws_left:
             within[depth] += 1
     for draws in range(1, model.draws_left + 1):
@@ -1196,15 +1240,15 @@ class Plays:
 
     __slots__ = ("best", "by_chance", "now", "then")
 
-    def __init__(self, by_chance: bool, distance: vec[i64], drawn: int) -> None:
+    def __init__(self, by_chance: bool, distance: vec[i64], hands: i64, drawn: i64) -> None:
         self.by_chance = by_chance
-        self.then = vec[float]([0.0] * (FIGURES * len(distance)))
+        self.then = vec[float]([0.0] * (FIGURES * hands))
         now = self.then[:]
-        for i in range(len(distance)):
+        for i in range(hands):
             if distance[i] == 1:
                 now[FIGURES * i + READY] = 1.0
         self.now = now
-        self.best = vec[i64]([-1] * drawn)
+        self.best = blank(drawn)
 
     def turn(self) -> None:
         """The figures the draw wrote become the hands' figures."""
@@ -1264,32 +1308,36 @@ def _alike(graph: _Graph) -> tuple[vec[i64], vec[i64]]:
     go unfound, never unlike ones joined). The first of a kind by number is the one solved:
     it is reached with the fewest draws, so it is met whenever the others are. The same sums
     in the same order: the figures are the same to the last bit."""
-    n = len(graph.distance)
-    hands = vec[i64]()
+    n = graph.hands
+    hands = blank(n)  # (places written, not appended: ``_Graph``)
     for i in range(n):
-        hands = append(hands, i)
-    nodes = vec[i64]([-1] * len(graph.child_ends))
+        hands[i] = i
+    nodes = blank(graph.nodes)
     if graph.alike and n >= _ALIKE_FROM:
         _find_every_alike(graph, hands, nodes)
     else:
         for drawn in range(len(nodes)):
             nodes[drawn] = drawn
-    solved = vec[i64]()
+    solved = blank(n)
+    count: i64 = 0
     for i in range(n):
         if hands[i] == i:
-            solved = append(solved, i)
+            solved[count] = i
+            count += 1
     children = graph.children
     child_ends = graph.child_ends
-    several = vec[i64]()
+    several = blank(graph.nodes)
+    chosen: i64 = 0
     start: i64 = 0
-    for drawn in range(len(child_ends)):
+    for drawn in range(graph.nodes):
         end = child_ends[drawn]
         if nodes[drawn] == drawn and end > start:
-            several = append(several, drawn)
+            several[chosen] = drawn
+            chosen += 1
             for place in range(start, end):
                 children[place] = hands[children[place]]
         start = end
-    return solved, several
+    return solved[:count], several[:chosen]
 
 
 # The fewest hands a graph is searched for hands alike in: a ready hand's graphs (~12 hands
@@ -1309,7 +1357,7 @@ def _find_every_alike(graph: _Graph, hands: vec[i64], nodes: vec[i64]) -> None:
         places[graph.distance[i] + 1] += 1
     for distance in range(1, FAR + 2):
         places[distance] += places[distance - 1]
-    order = vec[i64]([0] * n)
+    order = blank(n)
     for i in range(n):
         distance = graph.distance[i]
         order[places[distance]] = i
@@ -1344,10 +1392,9 @@ def _find_alike(graph: _Graph, hands: vec[i64], nodes: vec[i64], found: Index, i
     if not i:
         return
     tag = (graph.ends[i] - graph.starts[i]) << 1
-    slot = found.slot(key, tag)
-    alike = found.numbers[slot]
+    at, alike = found.find(key, tag)
     if alike < 0:
-        found.put(slot, key, tag, i)
+        found.put(at, key, tag, i)
     elif _same_draws(graph, alike, i):
         hands[i] = alike
 
@@ -1388,11 +1435,10 @@ def _find_alike_drawn(
         children[place] = child
         key = _mixed(key, child)
     tag = (end - start) << 1 | 1  # (not a 13-tile hand's)
-    slot = found.slot(key, tag)
-    alike = found.numbers[slot]
+    at, alike = found.find(key, tag)
     nodes[drawn] = drawn
     if alike < 0:
-        found.put(slot, key, tag, drawn)
+        found.put(at, key, tag, drawn)
         return
     alike_start: i64 = 0
     if alike:
