@@ -18,6 +18,8 @@ import re
 import subprocess
 import sys
 import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 SCRIPT = """
@@ -46,30 +48,41 @@ os._exit(0)
 def measure(top: int = 3) -> list[tuple[int, int, int]]:
     """(shanten, instructions in ``engine.discards``, instructions in all) for each shanten
     up to ``top``."""
-    env = {**os.environ, "PYTHONHASHSEED": "0", "PYTHONPATH": str(Path.cwd())}
     found = []
-    with tempfile.TemporaryDirectory() as work:
-        subprocess.run(
-            ["valgrind", "--tool=callgrind", "--instr-atstart=no", "--dump-before=os_getppid",
-             f"--callgrind-out-file={work}/out", sys.executable, "-c", SCRIPT, str(top)],
-            capture_output=True, text=True, env=env, check=True, timeout=3600,
-        )  # fmt: skip
+    with dumps(SCRIPT, str(top)) as (work, _):
         for shanten in range(top + 1):
             dump = f"{work}/out.{shanten + 2}"  # out.1: the warm-up's
-            annotated = subprocess.run(
-                ["callgrind_annotate", "--inclusive=yes", "--threshold=100", dump],
-                capture_output=True, text=True, check=True, timeout=300,
-            ).stdout  # fmt: skip
-            total = re.search(r"([\d,]+) \S* *PROGRAM TOTALS", annotated)
-            entry = re.search(r"([\d,]+) .*CPyDef_engine___discards ", annotated)
-            if total is None or entry is None:
-                raise RuntimeError(f"no count in {dump} (the pure build names no function)")
-            found.append((shanten, _count(entry[1]), _count(total[1])))
+            found.append((shanten, inclusive(dump, "engine___discards"), inclusive(dump, None)))
     return found
 
 
-def _count(text: str) -> int:
-    return int(text.replace(",", ""))
+@contextmanager
+def dumps(script: str, *args: str) -> Iterator[tuple[str, str]]:
+    """``script`` run under callgrind, counting from its ``callgrind_control -i on``, a dump
+    before each ``os.getppid()``: the folder of the dumps (``out.1`` and on), and what it
+    printed."""
+    env = {**os.environ, "PYTHONHASHSEED": "0", "PYTHONPATH": str(Path.cwd())}
+    with tempfile.TemporaryDirectory() as work:
+        run = subprocess.run(
+            ["valgrind", "--tool=callgrind", "--instr-atstart=no", "--dump-before=os_getppid",
+             f"--callgrind-out-file={work}/out", sys.executable, "-c", script, *args],
+            capture_output=True, text=True, env=env, check=True, timeout=3600,
+        )  # fmt: skip
+        yield work, run.stdout
+
+
+def inclusive(dump: str, function: str | None) -> int:
+    """The instructions a dump counts in a compiled function and what it calls (``None``: in
+    all)."""
+    annotated = subprocess.run(
+        ["callgrind_annotate", "--inclusive=yes", "--threshold=100", dump],
+        capture_output=True, text=True, check=True, timeout=300,
+    ).stdout  # fmt: skip
+    named = r"\S* *PROGRAM TOTALS" if function is None else rf".*CPyDef_{function} "
+    found = re.search(r"([\d,]+) " + named, annotated)
+    if found is None:
+        raise RuntimeError(f"no count in {dump} (the pure build names no function)")
+    return int(found[1].replace(",", ""))
 
 
 if __name__ == "__main__":
