@@ -14,23 +14,17 @@ from __future__ import annotations
 import statistics
 import sys
 
-from bench.expect_instructions import dumps, inclusive
+from bench.expect_instructions import COUNTING, WARMED, dumps, inclusive
 
-SCRIPT = """
-import gc, os, subprocess, sys
-from bench import expect_bench
-from service import engine
+SCRIPT = (
+    WARMED
+    + """
 from service.domain.rules import tiles as t
-shanten, per, seed = int(sys.argv[1]), 20, 20_261_127
-warm, counted = expect_bench.hands(per, seed + 1), expect_bench.hands(per, seed)
-for bodies in warm.values():
-    for body in bodies[: per // 2]:
-        engine.discards({**body, "expect": expect_bench.EXPECT})
 for body in [body for s in range(shanten) for body in counted[s]]:
     engine.discards({**body, "expect": expect_bench.EXPECT})
-gc.freeze()
-subprocess.run(["callgrind_control", "-i", "on", str(os.getpid())], check=True,
-               capture_output=True)
+"""
+    + COUNTING
+    + """
 for body in counted[shanten]:
     os.getppid()
     answer = engine.discards({**body, "expect": expect_bench.EXPECT})
@@ -46,6 +40,7 @@ for body in counted[shanten]:
 os.getppid()
 os._exit(0)
 """
+)
 
 
 def measure(shanten: int = 1) -> list[tuple[int, int, int, int, int]]:

@@ -22,27 +22,37 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-SCRIPT = """
+# The bench's hands (``counted``, by shanten), its caches warmed as it warms them (``warm``):
+# what a script run under callgrind (``dumps``) starts with, its first argument a shanten.
+WARMED = """
 import gc, os, subprocess, sys
 from bench import expect_bench
 from service import engine
-top, per, seed = int(sys.argv[1]), 20, 20_261_127
+shanten, per, seed = int(sys.argv[1]), 20, 20_261_127
 warm, counted = expect_bench.hands(per, seed + 1), expect_bench.hands(per, seed)
 for bodies in warm.values():
     for body in bodies[: per // 2]:
         engine.discards({**body, "expect": expect_bench.EXPECT})
+"""
+COUNTING = """
 gc.freeze()
 subprocess.run(["callgrind_control", "-i", "on", str(os.getpid())], check=True,
                capture_output=True)
+"""
+SCRIPT = (
+    WARMED
+    + COUNTING
+    + """
 def run(bodies):
     for body in bodies:
         engine.discards({**body, "expect": expect_bench.EXPECT})
-for shanten in range(top + 1):
+for top in range(shanten + 1):
     os.getppid()  # a dump: what came before is the warm-up's, or the shanten before
-    run(counted[shanten])
+    run(counted[top])
 os.getppid()
 os._exit(0)
 """
+)
 
 
 def measure(top: int = 3) -> list[tuple[int, int, int]]:
