@@ -827,9 +827,9 @@ class _Graph:
         # ``8 * node + left``: a hand's number is under the budget (``ZJ_EXPECT_STATES``, at
         # most 10^7: settings.py). One vector, not two: the solve reads both at each edge.
         self.edges: i64 = 0  # draws listed
-        self.tiles = _NO_TILES[:]
-        self.leads = _NO_LEADS[:]
-        self.wins = _NO_WINS[:]
+        self.tiles = _ZERO_TILES[:]
+        self.leads = _ZERO_LEADS[:]
+        self.wins = _ZERO_WINS[:]
         # (r_x, score) each, a hand's when ``offered``
         self.discard_wins: list[tuple[tuple[int, float], ...]] = []
         self.nodes: i64 = 0  # 14-tile hands listed
@@ -1041,13 +1041,13 @@ class _Graph:
 
 
 _POWERS: Final = vec[i64]([5**place for place in range(9)])
-# A new graph's or outlook's room in each vector (``_Graph``), copied from ``_ZEROS`` (one
-# memcpy, where a vector made from a list costs ~13 instructions a place).
+# A new graph's or outlook's room in each vector (``_Graph``), copied from these (one memcpy,
+# where a vector made from a list costs ~13 instructions a place).
 _ROOM: Final = 64
 _ZEROS: Final = vec[i64]([0] * _ROOM)
-_NO_TILES: Final = vec[u8]([0] * _ROOM)
-_NO_LEADS: Final = vec[i32]([0] * _ROOM)
-_NO_WINS: Final = vec[float]([0.0] * _ROOM)
+_ZERO_TILES: Final = vec[u8]([0] * _ROOM)
+_ZERO_LEADS: Final = vec[i32]([0] * _ROOM)
+_ZERO_WINS: Final = vec[float]([0.0] * _ROOM)
 _WINS_AT: Final = 46  # where ``_Graph._wins`` keeps the number of wins
 
 
