@@ -39,6 +39,7 @@ from service.domain.analysis.expectation import (
     _exact_moves,
     _figures,
     _Graph,
+    _pool,
     _search_all,
     _search_bounded,
     _suit_moves,
@@ -300,9 +301,8 @@ def _search(
         assert search.exhaustive, search
         assert found is not None
     else:
-        held = [c + u for c, u in zip(oracle.root, unseen, strict=True)]
-        graph = _Graph(outlook, held, model)
         low, high = words(list(oracle.root))
+        graph = _Graph(outlook, _pool(low, high, unseen), model)
         if whole:
             _search_all(graph, low, high, model.draws_left, None)
         else:
@@ -664,10 +664,11 @@ def _graph(hand: dict[str, Any], rules: dict[str, Any], model: Model, alike: boo
     held: Hand = request["hand"]
     outlook = Outlook(held, declared_melds(held, size=13), "W", request["rules"])
     counts = t.counts(held.tiles)
-    copies = Oracle(body, model).base
-    graph = _Graph(outlook, list(copies), model)
-    graph.alike = alike
+    pool = Oracle(body, model).base
+    unseen = [copies - count for copies, count in zip(pool, counts, strict=True)]
     low, high = words(counts)
+    graph = _Graph(outlook, _pool(low, high, unseen), model)
+    graph.alike = alike
     _search_bounded(graph, low, high, model.draws_left, True, None)
     return graph
 

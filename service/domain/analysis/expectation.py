@@ -759,6 +759,41 @@ def words(counts: list[int]) -> tuple[i64, i64]:
     return low, high
 
 
+def _held_words(held: t.Held) -> tuple[i64, i64]:
+    """A hand's tiles as ``words`` keeps them, from its counts (``tiles.Held``: each suit's
+    key, ``FACE_BITS`` a face) in native ints: no tile listed or counted again."""
+    m, p, s, z = held.keys
+    return (
+        _suit_digits(m) | _suit_digits(p) << _SHIFT,
+        _suit_digits(s) | _suit_digits(z) << _SHIFT,
+    )
+
+
+def _suit_digits(key: i64) -> i64:
+    """A suit's key (``tiles.Held``) as its base-5 digits."""
+    counts = key & t.FACES
+    digits: i64 = 0
+    power: i64 = 1
+    while counts:
+        digits += (counts & _FACE) * power
+        counts >>= t.FACE_BITS
+        power *= 5
+    return digits
+
+
+_FACE: Final = (1 << t.FACE_BITS) - 1
+
+
+def _pool(low: i64, high: i64, unseen: list[int]) -> vec[i64]:
+    """Each kind's copies a hand's draws may come from: those it holds and ``unseen``."""
+    pool = _ZEROS[: t.KINDS]
+    tile: i64 = 0
+    while tile < t.KINDS:
+        pool[tile] = _copies(low, high, tile) + unseen[tile]
+        tile += 1
+    return pool
+
+
 def _bits(mask: i64) -> vec[i64]:
     """The kinds a mask holds, in order (a pass over the 34 bits, in native ints)."""
     found = vec[i64]()
@@ -805,13 +840,15 @@ class _Graph:
     instructions), doubled when full: the counts, not the vectors' lengths, say what is listed.
     """
 
-    def __init__(self, outlook: Outlook, copies: list[int], model: Model) -> None:
+    def __init__(self, outlook: Outlook, pool: vec[i64], model: Model) -> None:
         self.outlook = outlook
         self.offered = model.discard_rate > 0  # whether the others' discards are won on
-        # Each kind's copies the player's hands may hold or draw: 4 less those in the melds,
-        # in ``visible`` and the discard under evaluation.
-        self.copies = copies
-        self.drawable = vec[i64](copies)
+        # Each kind's copies the player's hands may hold or draw (``_pool``): 4 less those in
+        # the melds, in ``visible`` and the discard under evaluation; and all of them.
+        self.drawable = pool
+        self.pooled: i64 = 0
+        for tile in range(t.KINDS):
+            self.pooled += pool[tile]
         self.budget: i64 = model.budget
         self.at_row = blank(outlook.rows)  # -1: not reached
         self.hands: i64 = 0  # 13-tile hands listed
@@ -857,9 +894,18 @@ class _Graph:
         return self.hands + self.nodes + self.single + self.merged
 
     @property
-    def concealed(self) -> int:
-        """The concealed tiles of the hand searched from."""
-        return _counted(self.lows[0], self.highs[0]).size
+    def wall(self) -> i64:
+        """The tiles the hand searched from does not hold: the wall's size (its concealed
+        tiles counted by their digits, ``_CHUNKS``)."""
+        low = self.lows[0]
+        high = self.highs[0]
+        held: i64 = 0
+        for suit in range(4):
+            word = low if suit < 2 else high
+            digits: i64 = word >> _SHIFT * (suit & 1) & _DIGITS
+            held += _CHUNKS[digits % _CHUNK] >> _CHUNK_SIZE
+            held += _CHUNKS[digits // _CHUNK] >> _CHUNK_SIZE
+        return self.pooled - held
 
     def draw(self, number: i64, tile: i64, left: i64, node: i64, won: float) -> None:
         """Lists a draw of hand ``number`` (its draws are listed one after another)."""
@@ -1051,6 +1097,19 @@ _ZERO_WINS: Final = vec[float]([0.0] * _ROOM)
 _WINS_AT: Final = 46  # where ``_Graph._wins`` keeps the number of wins
 
 
+def _zeros(size: i64) -> vec[float]:
+    """A vector of ``size`` zeros, sliced from one kept (as ``distance.blank``: one memcpy,
+    where a vector made from a list costs ~13 instructions a place)."""
+    zeros = _FLOAT_ZEROS[0]
+    if len(zeros) < size:
+        zeros = vec[float]([0.0] * size)
+        _FLOAT_ZEROS[0] = zeros
+    return zeros[:size]
+
+
+_FLOAT_ZEROS: Final = [_ZERO_WINS]
+
+
 def _copies(low: i64, high: i64, tile: i64) -> i64:
     """The hand's copies of ``tile``."""
     word = low if tile < 18 else high
@@ -1168,15 +1227,17 @@ def _solve(graph: _Graph, model: Model, pause: Pause | None) -> tuple[float, flo
     """The root's four figures (self-draw and discard win chances, expected score, ready
     chance) under the best play, by the draws left, from none up (``Plays``)."""
     n = graph.hands
-    size = sum(graph.copies) - graph.concealed
+    size = graph.wall
     wall = float(size) if size > 0 else 1.0
     rate = model.discard_rate / wall
     # A draw's probability by its copies left (an edge's ``leads`` holds them: a table of
     # five, not a float an edge), and each hand's chance of a draw it discards again.
-    chances = vec[float]([float(left) / wall for left in range(5)])
+    chances = _zeros(5)
+    for left in range(5):
+        chances[left] = float(left) / wall
     solved, several = _alike(graph)
     leads = graph.leads
-    stays = vec[float]([0.0] * n)
+    stays = _zeros(n)
     for i in solved:
         stay = 1.0
         for edge in range(graph.starts[i], graph.ends[i]):
@@ -1193,16 +1254,19 @@ def _solve(graph: _Graph, model: Model, pause: Pause | None) -> tuple[float, flo
     # ``left`` are the first ``within[draws_left - left]``. The others' figures are left as
     # they were: no play of a hand met reads them (a hand met with ``left`` draws reads those
     # one draw farther, met with ``left - 1``).
-    within = [0] * (model.draws_left + 1)
+    draws_left: i64 = model.draws_left
+    within = blank(draws_left + 1)
+    for draws in range(draws_left + 1):
+        within[draws] = 0
     for i in range(n):
         depth = graph.depth[i]
-        if depth <= model.draws_left:
+        if depth <= draws_left:
             within[depth] += 1
-    for draws in range(1, model.draws_left + 1):
+    for draws in range(1, draws_left + 1):
         within[draws] += within[draws - 1]
     count = len(solved)  # the hands solved that are met with ``left`` draws: the first ``count``
-    for left in range(model.draws_left + 1):
-        met: i64 = within[model.draws_left - left]
+    for left in range(draws_left + 1):
+        met: i64 = within[draws_left - left]
         while count and solved[count - 1] >= met:
             count -= 1
         if left:
@@ -1242,7 +1306,7 @@ class Plays:
 
     def __init__(self, by_chance: bool, distance: vec[i64], hands: i64, drawn: i64) -> None:
         self.by_chance = by_chance
-        self.then = vec[float]([0.0] * (FIGURES * hands))
+        self.then = _zeros(FIGURES * hands)
         now = self.then[:]
         for i in range(hands):
             if distance[i] == 1:
@@ -1646,12 +1710,11 @@ def expect(
     that is itself the step off them (a 14-tile hand's discard farther from ready than its
     best).
     """
-    counts = t.counts(hand.tiles)
-    low, high = words(counts)
+    low, high = _held_words(hand.held)
     row = outlook.row(low, high)  # (before its vector is read: a row read may grow it)
     if outlook.distances[row] - 1 > MAX_SHANTEN:
         return None, Search(0, False, "too_far")
-    held = [count + left for count, left in zip(counts, unseen, strict=True)]
+    held = _pool(low, high, unseen)
     if fits_whole(hand.held.size, model):
         graph = _Graph(outlook, held, model)
         try:
