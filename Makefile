@@ -10,7 +10,7 @@ PORT   ?= 8000
 # among them (a third of a collection's CPU).
 unexport PYTHONDONTWRITEBYTECODE
 
-.PHONY: help venv serve test test-pure suit-table lint typecheck compiled profiled compiled-suite compiled-drills test-compiled bench bench-tools test-tools browser-tools node-tools container-test load screenshot clean
+.PHONY: help venv serve test test-pure suit-table lint typecheck compiled profiled compiled-suite compiled-drills test-compiled bench bench-peer bench-tools test-tools browser-tools node-tools container-test load screenshot clean
 
 help:
 	@echo "make serve           run the service with gunicorn on \$$PORT (default 8000)"
@@ -18,6 +18,7 @@ help:
 	@echo "make compiled        build the mypyc-compiled service into build/compiled (as tested)"
 	@echo "make profiled        the same, profile-guided as the image ships it"
 	@echo "make bench           engine and HTTP benchmarks of the profiled build, as figures"
+	@echo "make bench-peer      the expected score against its C++ peer (mahjong-cpp), same hands"
 	@echo "make load            one minute of saturating load, errors and worker memory"
 	@echo "make container-test  build the image with buildah and check it over HTTP"
 	@echo "make screenshot      shoot docs/playground.png from the real page (README's picture)"
@@ -155,6 +156,13 @@ test-tools:
 
 bench: profiled venv bench-tools
 	cd build/compiled && ../../$(BIN)/python -m bench
+
+# The expected score against its C++ peer on the same hands (bench/expect_peer.py): mahjong-cpp,
+# cloned from GitHub and built into build/peer, outside the service (bench/peer_expect/build.sh
+# names the Debian packages it needs).
+bench-peer: profiled venv
+	bash bench/peer_expect/build.sh
+	cd build/compiled && ../../$(BIN)/python -m bench.expect_peer
 
 load: venv bench-tools
 	$(BIN)/python -m bench.load
