@@ -2,16 +2,18 @@
 mahjong-cpp's expected-score calculator (Riichi; ``bench/peer_expect``, built by its
 ``build.sh`` into build/peer), the tool issue #54 measures the service against.
 
-The hands are the peer's kind: random 14-tile concealed deals (seeded), kept by the service's
-shanten (0-3; a deal that wins is dealt again) until each has its share. In each round the
-peer answers every hand (a process of its own, warmed on another hand), then the service does,
-in process, its caches warmed on ``expect_bench``'s other hands; a hand's figure is the median
-of its rounds, by the CPU clock. The two answer different games (Riichi's scores and its
-model, Zung Jung's) over the same moves: every discard, its draws and discards, a step off the
-shortest ways, 17 draws. Printed per shanten: each side's median and slowest hand (the p99 of
-20), its states, and the service's time over the peer's, hand by hand. Run from build/compiled:
+Two sets of 14-tile hands, 20 a shanten (0-3) by the service's count: ``expect_bench``'s (made
+from winning hands, half with melds; the peer takes a kong as a pung) and the peer's kind,
+random concealed deals (seeded; a deal that wins is dealt again). In each round the peer
+answers every hand (a process of its own, warmed on its sample hand), then the service does, in
+process (warmed as ``expect_bench`` warms it, and on that hand again after the peer's run); a
+hand's figure is its median round, by the CPU clock. The two answer different games (Riichi's
+scores, Zung Jung's) over the same moves: every discard, its draws and discards, a step off
+the shortest ways, 17 draws. Printed per set and shanten: each side's median, slowest hand (the
+p99 of 20) and median states, and the service's time over the peer's, hand by hand, naming
+the hands over 3x. Run from build/compiled:
 
-    python -m bench.expect_peer [rounds] [hands a shanten]     (5 and 20 by default)
+    python -m bench.expect_peer [rounds]     (5 by default)
 """
 
 from __future__ import annotations
@@ -23,105 +25,117 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 from bench import expect_bench
 from service.domain.rules import tiles as t
 
 PEER = Path(__file__).resolve().parent.parent / "build" / "peer" / "expect_peer"
 SEED = 20_261_127
+PER_SHANTEN = 20
+# Answered before each side's run, not timed: the peer's warm-up (its library's sample hand).
+WARM_UP = {"hand": {"tiles": "222567m345p33667s"}, "win": {"seat": "E"}}
+
+Body = dict[str, Any]
+Timed = list[tuple[float, int]]  # each hand's CPU milliseconds and states, in order
+Compared = tuple[Body, tuple[float, int], tuple[float, int]]  # the service's figures, the peer's
 
 
-def deals(per_shanten: int, seed: int = SEED) -> dict[int, list[str]]:
+def deals(per_shanten: int, seed: int = SEED) -> dict[int, list[Body]]:
     """Random 14-tile concealed hands by the service's shanten, ``per_shanten`` each."""
     from service import engine
 
     wall = [tile for tile in range(t.KINDS) for _ in range(4)]
     draw = random.Random(seed)
-    found: dict[int, list[str]] = {shanten: [] for shanten in expect_bench.SHANTEN}
-    while any(len(hands) < per_shanten for hands in found.values()):
-        tiles = t.compact(draw.sample(wall, 14))
-        shanten = engine.discards(_body(tiles))["shanten"]
+    found: dict[int, list[Body]] = {shanten: [] for shanten in expect_bench.SHANTEN}
+    while any(len(bodies) < per_shanten for bodies in found.values()):
+        body = {"hand": {"tiles": t.compact(draw.sample(wall, 14))}, "win": {"seat": "E"}}
+        shanten = engine.discards(body)["shanten"]
         if shanten in found and len(found[shanten]) < per_shanten:
-            found[shanten].append(tiles)
+            found[shanten].append(body)
     return found
 
 
-# A hand answered before each side's run, not timed: the peer's (its library's sample hand).
-WARM_UP = {"hand": {"tiles": "222567m345p33667s"}, "win": {"seat": "E"}}
+def written(body: Body) -> str:
+    """A hand as the peer reads it: its tiles, then each meld (a kong as a pung)."""
+    melds = [
+        f"pung:{meld['tiles'][:3]}{meld['tiles'][-1]}"  # (four digits and the suit)
+        if meld["kind"] == "kong"
+        else f"{meld['kind']}:{meld['tiles']}"
+        for meld in body["hand"].get("melds", [])
+    ]
+    return " ".join([body["hand"]["tiles"], *melds])
 
 
-def _body(tiles: str) -> dict[str, object]:
-    return {"hand": {"tiles": tiles}, "win": {"seat": "E"}}
-
-
-Timed = list[tuple[float, int]]  # each hand's CPU milliseconds and states, in order
-
-
-def peer(hands: list[str]) -> Timed:
+def peer(bodies: list[Body]) -> Timed:
     """The peer's figures for each hand, one run."""
-    asked = "".join(f"0 {tiles}\n" for tiles in hands)
+    asked = "".join(f"{written(body)}\n" for body in bodies)
     answer = subprocess.run(
         [str(PEER)], input=asked, capture_output=True, text=True, check=True, timeout=3600
     ).stdout
     timed = []
     for line in answer.splitlines():
         fields = line.split()
-        if len(fields) == 4 and fields[0] == "0":  # (the library logs its tables' loading)
-            timed.append((float(fields[2]), int(fields[3])))
-    assert len(timed) == len(hands), answer
+        if len(fields) == 2 and fields[1].isdigit():  # (the library logs its tables' loading)
+            timed.append((float(fields[0]), int(fields[1])))
+    assert len(timed) == len(bodies), answer
     return timed
 
 
-def service(hands: list[str]) -> Timed:
+def service(bodies: list[Body]) -> Timed:
     """The service's figures for each hand, one run (as ``expect_bench`` times them)."""
     from service import engine
 
     engine.discards({**WARM_UP, "expect": expect_bench.EXPECT})  # (the peer's run left the caches)
     timed = []
-    for tiles in hands:
+    for body in bodies:
         start = time.process_time()
-        answer = engine.discards({**_body(tiles), "expect": expect_bench.EXPECT})
+        answer = engine.discards({**body, "expect": expect_bench.EXPECT})
         timed.append(((time.process_time() - start) * 1e3, answer["expectation"]["states"]))
     return timed
 
 
-def main(rounds: int = 5, per_shanten: int = 20) -> None:
+def main(rounds: int = 3) -> None:
     from service import engine
 
     if not PEER.exists():
         sys.exit(f"no peer at {PEER}: bash bench/peer_expect/build.sh builds it")
     os.sched_setaffinity(0, {max(os.sched_getaffinity(0))})  # one core, the peer's too
-    for bodies in expect_bench.hands(per_shanten, SEED + 1).values():  # as expect_bench warms
-        for body in bodies[: per_shanten // 2]:
+    for warm in expect_bench.hands(PER_SHANTEN, SEED + 1).values():  # as expect_bench warms
+        for body in warm[: PER_SHANTEN // 2]:
             engine.discards({**body, "expect": expect_bench.EXPECT})
-    dealt = deals(per_shanten)
-    hands = [tiles for shanten in dealt for tiles in dealt[shanten]]
-    runs: dict[str, list[Timed]] = {"peer": [], "service": []}
-    for _ in range(rounds):
-        runs["peer"].append(peer(hands))
-        runs["service"].append(service(hands))
-    ms = {side: [statistics.median(run[i][0] for run in all) for i in range(len(hands))]
-          for side, all in runs.items()}  # fmt: skip
-    print(f"{rounds} rounds, {per_shanten} hands a shanten, CPU ms (a hand's median round)")
-    first = 0
-    for shanten, some in dealt.items():
-        rows = range(first, first + len(some))
-        first += len(some)
-        for side, all in runs.items():
-            times = [ms[side][i] for i in rows]
-            states = statistics.median(all[0][i][1] for i in rows)
-            print(f"shanten {shanten}, {side}: median {statistics.median(times):.3f},"
-                  f" slowest {max(times):.3f}, states {states:,.0f}")  # fmt: skip
-        ratios = {hands[i]: ms["service"][i] / ms["peer"][i] for i in rows}
-        ordered = sorted(ratios.values())
-        medians = statistics.median(ms["service"][i] for i in rows) / statistics.median(
-            ms["peer"][i] for i in rows
+    found: dict[tuple[str, int], list[Compared]] = {}
+    for round_ in range(rounds):  # new hands each round (the first, the bench's own)
+        seed = SEED + 2 * round_  # (SEED + 1: the warm-up's)
+        sets = {"the bench's hands": expect_bench.hands(PER_SHANTEN, seed),
+                "random deals": deals(PER_SHANTEN, seed)}  # fmt: skip
+        keys = [(name, shanten) for name, dealt in sets.items() for shanten in dealt]
+        bodies = [body for dealt in sets.values() for some in dealt.values() for body in some]
+        timed = zip(bodies, peer(bodies), service(bodies), strict=True)
+        for key in keys:
+            for _ in range(PER_SHANTEN):
+                body, by_peer, by_service = next(timed)
+                found.setdefault(key, []).append((body, by_service, by_peer))
+    print(f"{rounds} rounds of {PER_SHANTEN} new hands a shanten, CPU ms, each hand timed once")
+    for (name, shanten), hands in found.items():
+        mine = [figures for _, figures, _ in hands]
+        theirs = [figures for _, _, figures in hands]
+        for side, figures in (("service", mine), ("peer", theirs)):
+            times = sorted(ms for ms, _ in figures)
+            p99 = statistics.quantiles(times, n=100)[98]
+            states = statistics.median(states for _, states in figures)
+            print(f"{name}, shanten {shanten}, {side}: median {statistics.median(times):.3f},"
+                  f" p99 {p99:.3f}, states {states:,.0f}")  # fmt: skip
+        ratios = sorted((m[0] / p[0], written(b)) for b, m, p in hands)
+        medians = statistics.median(ms for ms, _ in mine) / statistics.median(
+            ms for ms, _ in theirs
         )
-        over = [f"{tiles} {ratio:.2f}" for tiles, ratio in ratios.items() if ratio > 3]
+        over = [f"{hand} {ratio:.2f}" for ratio, hand in ratios if ratio > 5]
         print(
-            f"shanten {shanten}, service / peer: medians {medians:.2f}; hand by hand"
-            f" {ordered[0]:.2f} to {ordered[-1]:.2f}, median {statistics.median(ordered):.2f};"
-            f" over 3x: {', '.join(over) or 'none'}"
+            f"{name}, shanten {shanten}, service / peer: medians {medians:.2f}; hand by hand"
+            f" {ratios[0][0]:.2f} to {ratios[-1][0]:.2f}, median"
+            f" {statistics.median(r for r, _ in ratios):.2f}; over 5x:"
+            f" {len(over)} of {len(ratios)} ({', '.join(over[-3:]) or 'none'})"
         )
 
 
