@@ -981,6 +981,28 @@ def test_the_models_bias_against_the_game_is_measured() -> None:
         assert row.model_score >= row.model_win
 
 
+def test_the_peer_bench_writes_each_hand_as_the_peer_reads_it() -> None:
+    """bench/expect_peer.py gives its C++ peer a hand's tiles and melds, a kong as a pung (the
+    peer takes no fourth tile of a set): 14 tiles in all, the kong's kind kept."""
+    from bench import expect_peer
+
+    body = {
+        "hand": {
+            "tiles": "8p5z",
+            "melds": [
+                {"kind": "chow", "tiles": "456p", "concealed": False},
+                {"kind": "pung", "tiles": "555p", "concealed": False},
+                {"kind": "kong", "tiles": "2222z", "concealed": True},
+                {"kind": "kong", "tiles": "5555s", "concealed": False},
+            ],
+        }
+    }
+    written = expect_peer.written(body)
+    assert written == "8p5z chow:456p pung:555p pung:222z pung:555s"
+    assert sum(len(t.parse(part.split(":")[-1])) for part in written.split()) == 14
+    assert expect_peer.written({"hand": {"tiles": "123m456p789s1122z"}}) == "123m456p789s1122z"
+
+
 @settings(max_examples=300, deadline=None)
 @given(
     st.lists(st.integers(0, 4), min_size=9, max_size=9).filter(lambda c: sum(c) <= 15),
