@@ -27,6 +27,7 @@ from . import (
     drills,
     engine_bench,
     expect_bench,
+    expect_peer,
     fixedrate,
     http_bench,
     instructions,
@@ -111,6 +112,7 @@ def engine_section(hands: int) -> None:
     instructions_section(max(500, hands // 5))
     analysis_section()
     expect_section()
+    expect_peer_section()
     review_section()
     sheet_section()
 
@@ -155,6 +157,36 @@ def expect_section() -> None:
                 "target",
                 "",
             ],
+            rows,
+        )
+    )
+
+
+def expect_peer_section() -> None:
+    """Issue #54's title: within 5x of the C++ peer on every hand (``bench.expect_peer``), on
+    hands neither this bench nor its warm-up has answered; where the peer is built."""
+    if not expect_peer.PEER.exists():
+        print("\nExpected score against its C++ peer: skipped (`make bench-peer` builds it)")
+        return
+    rows = []
+    for row in expect_peer.measure(rounds=1, seed=expect_peer.SEED + 100):
+        most = row.ratios[-1][0]
+        rows.append(
+            [
+                f"{row.hands}, shanten {row.shanten}",
+                f"{row.service.median_ms:,.2f} / {row.service.p99_ms:,.2f} ms",
+                f"{row.peer.median_ms:,.2f} / {row.peer.p99_ms:,.2f} ms",
+                f"{row.service.median_ms / row.peer.median_ms:.2f}",
+                f"{most:.2f} ({len(row.over)} over)",
+                f"every hand <= {expect_peer.OVER:g}x",
+                verdict(not row.over),
+            ]
+        )
+    print(
+        table(
+            "Expected score against its C++ peer (mahjong-cpp, Riichi; build/peer), the same new"
+            f" hands, {expect_peer.PER_SHANTEN} a shanten, one core, CPU time",
+            ["hands", "service median / p99", "peer median / p99", "ratio", "most", "target", ""],
             rows,
         )
     )
