@@ -1,9 +1,10 @@
 // The C++ peer's side of `python -m bench.expect_peer`: mahjong-cpp's expected-score calculator
 // (nekobean/mahjong-cpp, Riichi; built by build.sh) timed on the hands it reads, one a line:
-// the concealed tiles in mpsz, then each meld as chow:<tiles> or pung:<tiles>, 14 tiles in all. For each: one call (every
-// discard, its draws and discards, one step off the shortest ways: the library's defaults, 17
-// draws), the wall every tile not in the hand or its melds; printed "<CPU ms> <states>".
-// One warm-up call first, on another hand: the library's tables load on first use.
+// the concealed tiles in mpsz, then each meld as chow:<tiles> or pung:<tiles>, 14 tiles in
+// all. For each: one call (every discard, its draws and discards, one step off the shortest
+// ways: the library's defaults, 17 draws), the wall every tile not in the hand or its melds;
+// printed "<CPU ms> <states>". One warm-up call first, on another hand: the library's tables
+// load on first use.
 #include <cstdio>
 #include <ctime>
 #include <iostream>
