@@ -458,6 +458,48 @@ def test_whole_search_with_two_draws_of_thirteen_tiles_is_the_models_optimum() -
     _close(_search(body, model, whole=True), Oracle(body, model).figures())
 
 
+def _within_reach(held: tuple[int, ...], pool: list[int], draws: int) -> int:
+    """The hands a whole search reaches from the 13 tiles ``held`` (their kinds' copies in
+    ``pool``), each once: every 13-tile hand, at the fewest draws that reach it, draws on while
+    it has some left; every 14-tile hand a draw makes."""
+    hands = {held}
+    drawn: set[tuple[int, ...]] = set()
+    reached = [held]
+    for _ in range(draws):
+        nearer = []
+        for hand in reached:
+            for tile in range(t.KINDS):
+                if pool[tile] - hand.count(tile) > 0:
+                    with_tile = tuple(sorted((*hand, tile)))
+                    drawn.add(with_tile)
+                    for discard in set(with_tile):
+                        left = list(with_tile)
+                        left.remove(discard)
+                        if tuple(left) not in hands:
+                            hands.add(tuple(left))
+                            nearer.append(tuple(left))
+        reached = nearer
+    return len(hands) + len(drawn)
+
+
+@pytest.mark.parametrize("draws_left", [1, 2, 3])
+def test_a_whole_search_lists_each_hand_within_reach_once(draws_left: int) -> None:
+    """A whole search's states are the hands within reach, each once: a 14-tile hand met
+    again by another draw (found by its tiles, not read: ``_Graph.after_any_draw``) is not
+    listed again."""
+    melds = [{"kind": "pung", "tiles": "444m"}, {"kind": "chow", "tiles": "789p"},
+             {"kind": "pung", "tiles": "999m"}, {"kind": "pung", "tiles": "888s"}]  # fmt: skip
+    answer = engine.waits({"hand": {"tiles": "3p", "melds": melds}, "win": {"seat": "W"},
+                           "expect": {"draws_left": draws_left}})  # fmt: skip
+    assert answer["expectation"]["search"] == "exhaustive"
+    pool = [4] * t.KINDS
+    for meld in melds:
+        for tile in t.parse(meld["tiles"]):
+            pool[tile] -= 1
+    held = tuple(t.parse("3p"))
+    assert answer["expectation"]["states"] == _within_reach(held, pool, draws_left)
+
+
 def test_three_from_ready_gets_figures_and_four_none() -> None:
     """The model reaches hands 3 from ready (MAX_SHANTEN); one 4 from ready is too far."""
     expect = {"draws_left": 4}

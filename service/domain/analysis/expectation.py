@@ -793,9 +793,25 @@ def _pool(low: i64, high: i64, unseen: list[int]) -> vec[i64]:
     pool = _ZEROS[: t.KINDS]
     tile: i64 = 0
     while tile < t.KINDS:
-        pool[tile] = _copies(low, high, tile) + unseen[tile]
+        pool[tile] = unseen[tile]
         tile += 1
+    _count_into(pool, low, high, 1)
     return pool
+
+
+def _count_into(counts: vec[i64], low: i64, high: i64, sign: i64) -> None:
+    """Adds ``sign`` times the hand's copies of each kind to ``counts``: each suit's digits
+    read five at a time (``_suit_held``), where a digit at a time took two divisions."""
+    first: i64 = 0  # the suit's 1
+    for suit in range(4):
+        word = low if suit < 2 else high
+        faces, _, _ = _suit_held(word >> _SHIFT * (suit & 1) & _DIGITS, 0)
+        tile = first
+        while faces:
+            counts[tile] += sign * (faces & _FACE)
+            faces >>= t.FACE_BITS
+            tile += 1
+        first += 9
 
 
 def _bits(mask: i64) -> vec[i64]:
@@ -826,7 +842,8 @@ class _Graph:
 
     A 13-tile hand is kept as two machine words (``lows``, ``highs``: ``words``), found by
     the row of its moves in the outlook (``at_row``: its number here; a 14-tile hand's, where
-    a draw to it leads; one look-up finds a hand's moves and its place). Its draws are edges,
+    a draw to it leads; one look-up finds a hand's moves and its place; a whole search finds a
+    14-tile hand by its words, ``drawn``, as it reads nothing of it). Its draws are edges,
     kept flat (``tiles``, ``leads``, ``wins``; the hand's from ``starts`` to ``ends``,
     listed one hand after another): the tile; where the draw leads (-1: the only discard
     tried is the drawn tile, which leaves the hand as it was; ``-2 - n``: 14-tile hand ``n``;
@@ -888,6 +905,9 @@ class _Graph:
         # all the same (the budget and ``states`` as before). None in a whole search.
         self.leaves: Index | None = None
         self.merged: i64 = 0  # the ready hands a hand alike stands for
+        # In a whole search, where each draw to a 14-tile hand leads (``after_any_draw``), by
+        # the hand's words: as ``at_row`` keeps it for a hand read, this one unread.
+        self.drawn: Index | None = None
         # Whether hands alike are solved once (``leaves``, ``_alike``); the tests hold those
         # figures to a graph's solved hand by hand.
         self.alike = True
@@ -934,17 +954,9 @@ class _Graph:
             raise _TooMany
 
     def lefts(self, low: i64, high: i64) -> vec[i64]:
-        """The copies of each kind the hand may still draw: r_x(h) (each suit's digits read
-        as a native int)."""
+        """The copies of each kind the hand may still draw: r_x(h)."""
         left = self.drawable[:]
-        tile: i64 = 0
-        for suit in range(4):
-            word = low if suit < 2 else high
-            digits: i64 = word >> _SHIFT * (suit & 1) & _DIGITS
-            for _ in range(9 if suit < 3 else 7):
-                left[tile] -= digits % 5
-                digits //= 5
-                tile += 1
+        _count_into(left, low, high, -1)
         return left
 
     def next(self, draws_left: i64) -> i64:
@@ -1060,17 +1072,34 @@ class _Graph:
         found = self._at(row)
         if found != -1:
             return found
+        lead = self._lead(low, high, discards)
+        self.at_row[row] = lead
+        return lead
+
+    def after_any_draw(self, low: i64, high: i64, discards: i64) -> i64:
+        """As ``after_draw``, in a whole search: the 14-tile hand found by its words, not read
+        (a whole search tries every discard: nothing of its moves is asked, where its read was
+        a quarter of a small whole search's instructions). Kept as ``lead + _LEADS``: an
+        ``Index`` keeps numbers from 0."""
+        drawn = self.drawn
+        assert drawn is not None
+        at, found = drawn.find(low, high)
+        if found >= 0:
+            return found - _LEADS
+        lead = self._lead(low, high, discards)
+        drawn.put(at, low, high, lead + _LEADS)  # (listing it puts nothing in ``drawn``)
+        return lead
+
+    def _lead(self, low: i64, high: i64, discards: i64) -> i64:
+        """A 14-tile hand not met before, listed (``after_draw``)."""
         self._grow()
         if discards and not discards & (discards - 1):
             self.single += 1  # (before its hand is listed, as a node is: the same budget)
             tile: i64 = 0
             while not discards >> tile & 1:
                 tile += 1
-            straight = self.hand(low - _LOW_UNIT[tile], high - _HIGH_UNIT[tile])
-            self.at_row[row] = straight
-            return straight
+            return self.hand(low - _LOW_UNIT[tile], high - _HIGH_UNIT[tile])
         number = self.nodes
-        self.at_row[row] = -2 - number
         if number == len(self.child_ends):
             self.child_ends = extend(self.child_ends, self.child_ends)
         self.child_ends[number] = 0
@@ -1090,6 +1119,9 @@ class _Graph:
         return -2 - number
 
 
+# Above every lead (``_Graph.after_any_draw``): a node's is -2 - n, n under the budget (at most
+# 10^7, settings.py).
+_LEADS: Final = 1 << 40
 _POWERS: Final = vec[i64]([5**place for place in range(9)])
 # A new graph's or outlook's room in each vector (``_Graph``), copied from these (one memcpy,
 # where a vector made from a list costs ~13 instructions a place).
@@ -1138,6 +1170,7 @@ def _search_all(
     graph: _Graph, root_low: i64, root_high: i64, draws_left: i64, pause: Pause | None
 ) -> None:
     """Every draw, every discard, from every hand within reach."""
+    graph.drawn = Index()
     graph.hand(root_low, root_high)
     outlook = graph.outlook
     while (number := graph.next(draws_left)) >= 0:
@@ -1145,6 +1178,7 @@ def _search_all(
         high = graph.highs[number]
         ready = graph.distance[number] == 1
         helps = graph.helps[number]
+        held = _held(low, high)
         lefts = graph.lefts(low, high)
         tile: i64 = 0
         while tile < t.KINDS:
@@ -1155,8 +1189,8 @@ def _search_all(
                 won = -1.0
                 if ready and helps >> tile & 1:
                     won = outlook.score(drawn_low, drawn_high, tile, True)
-                row = outlook.row(drawn_low, drawn_high)
-                node = graph.after_draw(drawn_low, drawn_high, row, _held(drawn_low, drawn_high))
+                # Every kind held is a discard: the hand's, and the tile drawn.
+                node = graph.after_any_draw(drawn_low, drawn_high, held | t.bit(tile))
                 graph.draw(number, tile, left, node, won)
             tile += 1
         if pause is not None and number & 255 == 0:
