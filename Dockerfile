@@ -1,7 +1,7 @@
 # Zung Jung scoring service: a stateless, CPU-bound Flask app served by gunicorn.
 #
-#   docker build -t zj-service:3.0.12 .
-#   docker run --rm -p 8000:8000 --read-only zj-service:3.0.12
+#   docker build -t zj-service:3.0.13 .
+#   docker run --rm -p 8000:8000 --read-only zj-service:3.0.13
 #
 # Every stage starts from BASE_IMAGE, so a machine that cannot pull python:3.12-slim can pass a
 # locally built image with `python` and `pip` on PATH instead (see scripts/container-test.sh).
@@ -69,7 +69,7 @@ FROM ${BASE_IMAGE} AS runtime
 
 # VERSION follows pyproject.toml; SOURCE_URL is the repository URL, passed by the build
 # (`--build-arg SOURCE_URL=$(git remote get-url origin)`): this file does not hard-code one.
-ARG VERSION=3.0.12
+ARG VERSION=3.0.13
 ARG SOURCE_URL=""
 LABEL org.opencontainers.image.title="zj-service" \
       org.opencontainers.image.description="Zung Jung mahjong scoring service: a stateless REST API that scores hands by Alan Kwan's pattern system." \

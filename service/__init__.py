@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from flask import Flask
 
-__version__ = "3.0.12"
+__version__ = "3.0.13"
 
 
 def create_app(config: Mapping[str, Any] | None = None) -> Flask:
