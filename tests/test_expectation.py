@@ -458,7 +458,7 @@ def test_whole_search_with_two_draws_of_thirteen_tiles_is_the_models_optimum() -
     _close(_search(body, model, whole=True), Oracle(body, model).figures())
 
 
-def _within_reach(held: tuple[int, ...], pool: list[int], draws: int) -> int:
+def _hands_reached(held: tuple[int, ...], pool: list[int], draws: int) -> int:
     """The hands a whole search reaches from the 13 tiles ``held`` (their kinds' copies in
     ``pool``), each once: every 13-tile hand, at the fewest draws that reach it, draws on while
     it has some left; every 14-tile hand a draw makes."""
@@ -497,7 +497,7 @@ def test_a_whole_search_lists_each_hand_within_reach_once(draws_left: int) -> No
         for tile in t.parse(meld["tiles"]):
             pool[tile] -= 1
     held = tuple(t.parse("3p"))
-    assert answer["expectation"]["states"] == _within_reach(held, pool, draws_left)
+    assert answer["expectation"]["states"] == _hands_reached(held, pool, draws_left)
 
 
 def test_three_from_ready_gets_figures_and_four_none() -> None:
